@@ -1,0 +1,75 @@
+#include "cpu/cpu_device.h"
+
+#include <android/NeuralNetworks.h>
+
+#include "cpu/prepared_model.h"
+#include "hal/log.h"
+#include "ops/operation.h"
+
+namespace nn {
+namespace {
+
+class CpuDevice : public Device {
+ public:
+  CpuDevice(std::string name, bool reference) : name_(std::move(name)), reference_(reference) {}
+
+  const std::string& name() const override { return name_; }
+  const std::string& version() const override { return version_; }
+  int32_t type() const override { return ANEURALNETWORKS_DEVICE_CPU; }
+  int64_t featureLevel() const override { return kCpuDeviceFeatureLevel; }
+
+  Status getSupportedOperations(const Model& model, std::vector<bool>* supported,
+                                std::vector<std::string>* reasons) const override {
+    const Subgraph& sg = model.main;
+    supported->assign(sg.operations.size(), false);
+    if (reasons) reasons->assign(sg.operations.size(), std::string());
+    // Validation messages here are answers, not errors of the caller's call.
+    const std::string savedError = lastError();
+    for (uint32_t i = 0; i < sg.operations.size(); ++i) {
+      const Operation& op = sg.operations[i];
+      const OperationDef* def = findOperation(op.type);
+      if (def == nullptr) {
+        if (reasons)
+          (*reasons)[i] = formatString("%s (operation #%u): not implemented by the CPU driver",
+                                       toString(op.type), i);
+        continue;
+      }
+      ValidationContext ctx(model, sg, i);
+      if (def->validate(ctx) != kOk) {
+        if (reasons) (*reasons)[i] = lastError();
+        continue;
+      }
+      if (!ctx.implemented()) {
+        if (reasons) (*reasons)[i] = ctx.notImplementedReason();
+        continue;
+      }
+      (*supported)[i] = true;
+    }
+    setLastError(savedError);
+    return kOk;
+  }
+
+  Status prepareModel(const std::shared_ptr<const Model>& model, const PrepareOptions& options,
+                      std::shared_ptr<PreparedModel>* prepared) const override {
+    return CpuPreparedModel::create(model, reference_, prepared);
+  }
+
+ private:
+  std::string name_;
+  std::string version_ = "0.1.0";
+  bool reference_;
+};
+
+}  // namespace
+
+const Device* cpuDevice() {
+  static const CpuDevice device("nnapi-cpu", false);
+  return &device;
+}
+
+const Device* cpuReferenceDevice() {
+  static const CpuDevice device("nnapi-cpu-reference", true);
+  return &device;
+}
+
+}  // namespace nn

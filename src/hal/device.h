@@ -1,0 +1,59 @@
+// The driver interface (modeled on the NNAPI HAL IDevice / IPreparedModel). The runtime
+// reaches every device, including the built-in CPU driver, only through these classes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hal/types.h"
+
+namespace nn {
+
+struct ExecuteOptions {
+  bool measureTiming = false;
+  uint64_t deadlineNs = 0;  // absolute CLOCK_MONOTONIC time; 0 = none
+  uint64_t loopTimeoutNs = 2000000000ull;
+};
+
+// Per-execution scratch a driver may keep between computations of one execution object,
+// so repeated computations do not allocate.
+class ExecutionState {
+ public:
+  virtual ~ExecutionState() = default;
+};
+
+class PreparedModel {
+ public:
+  virtual ~PreparedModel() = default;
+  virtual std::unique_ptr<ExecutionState> createExecutionState() const { return nullptr; }
+  // Runs one request. outputShapes receives one entry per model output (also on
+  // OUTPUT_INSUFFICIENT_SIZE). `state` may be null.
+  virtual Status execute(const Request& request, const ExecuteOptions& options,
+                         ExecutionState* state, std::vector<OutputShape>* outputShapes,
+                         Timing* timing) const = 0;
+};
+
+struct PrepareOptions {
+  int32_t preference = 1;
+  int32_t priority = 100;
+  uint64_t deadlineNs = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& version() const = 0;
+  virtual int32_t type() const = 0;          // DeviceTypeCode
+  virtual int64_t featureLevel() const = 0;  // FeatureLevelCode
+  // supported->at(i): whether operation i of model.main can run here. `reasons` (optional)
+  // receives a message per unsupported operation.
+  virtual Status getSupportedOperations(const Model& model, std::vector<bool>* supported,
+                                        std::vector<std::string>* reasons) const = 0;
+  virtual Status prepareModel(const std::shared_ptr<const Model>& model,
+                              const PrepareOptions& options,
+                              std::shared_ptr<PreparedModel>* prepared) const = 0;
+};
+
+}  // namespace nn

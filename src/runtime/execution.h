@@ -1,0 +1,108 @@
+// ANeuralNetworksExecution, ANeuralNetworksEvent and ANeuralNetworksBurst.
+#pragma once
+
+#include <android/NeuralNetworks.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "hal/device.h"
+
+namespace nn {
+
+class RuntimeCompilation;
+class RuntimeMemory;
+
+// Completion signal of an asynchronous computation (or of a sync fence).
+class RuntimeEvent {
+ public:
+  // An event already signalled with `result`.
+  static std::unique_ptr<RuntimeEvent> signalled(int result);
+  // An event that completes when `work` returns (run on a worker thread).
+  static std::unique_ptr<RuntimeEvent> run(std::function<int()> work);
+  // An event backed by a sync fence fd (waited for with poll).
+  static std::unique_ptr<RuntimeEvent> fromSyncFence(int fd);
+  ~RuntimeEvent();
+  int wait();
+  int syncFenceFd() const { return fenceFd_; }
+
+ private:
+  RuntimeEvent() = default;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  int result_ = ANEURALNETWORKS_NO_ERROR;
+  std::thread worker_;
+  int fenceFd_ = -1;
+};
+
+class RuntimeBurst {
+ public:
+  explicit RuntimeBurst(const RuntimeCompilation* compilation) : compilation_(compilation) {}
+  const RuntimeCompilation* compilation() const { return compilation_; }
+  std::atomic<bool> busy{false};
+
+ private:
+  const RuntimeCompilation* compilation_;
+};
+
+class RuntimeExecution {
+ public:
+  explicit RuntimeExecution(const RuntimeCompilation* compilation);
+
+  int setInput(int32_t index, const ANeuralNetworksOperandType* type, const void* buffer,
+               size_t length);
+  int setInputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
+                         const RuntimeMemory* memory, size_t offset, size_t length);
+  int setOutput(int32_t index, const ANeuralNetworksOperandType* type, void* buffer, size_t length);
+  int setOutputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
+                          const RuntimeMemory* memory, size_t offset, size_t length);
+  int setMeasureTiming(bool measure);
+  int setTimeout(uint64_t durationNs);
+  int setLoopTimeout(uint64_t durationNs);
+  int enableInputAndOutputPadding(bool enable);
+  int setReusable(bool reusable);
+
+  int compute();
+  int burstCompute(RuntimeBurst* burst);
+  int startCompute(std::unique_ptr<RuntimeEvent>* event);
+  int startComputeWithDependencies(const std::vector<RuntimeEvent*>& dependencies,
+                                   uint64_t durationNs, std::unique_ptr<RuntimeEvent>* event);
+
+  int getOutputOperandRank(int32_t index, uint32_t* rank) const;
+  int getOutputOperandDimensions(int32_t index, uint32_t* dimensions) const;
+  int getDuration(int32_t durationCode, uint64_t* duration) const;
+  bool isComputing() const { return state_.load() == State::COMPUTATION; }
+
+ private:
+  enum class State { PREPARATION, COMPUTATION, COMPLETED };
+  int setArgument(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
+                  void* pointer, size_t length, bool omitted, const char* fn);
+  // State checks shared by every way of starting a computation; moves to COMPUTATION.
+  int beginComputation(const char* fn);
+  // Runs the computation on the calling thread and moves to COMPLETED.
+  int run();
+  int checkCompleted(const char* fn, int32_t index) const;
+
+  const RuntimeCompilation* compilation_;
+  std::shared_ptr<PreparedModel> prepared_;
+  std::atomic<State> state_{State::PREPARATION};
+  Request request_;
+  std::vector<uint8_t> inputSet_, outputSet_;
+  std::unique_ptr<ExecutionState> driverState_;
+  std::vector<OutputShape> outputShapes_;
+  Timing timing_;
+  int result_ = ANEURALNETWORKS_NO_ERROR;
+  bool measureTiming_ = false;
+  bool reusable_ = false;
+  bool padding_ = false;
+  uint64_t timeoutNs_ = 0;
+  uint64_t loopTimeoutNs_;
+};
+
+}  // namespace nn
