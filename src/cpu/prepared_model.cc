@@ -226,6 +226,14 @@ void CpuPreparedModel::planArena() {
 }
 
 std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
+  {
+    std::lock_guard<std::mutex> lock(poolMutex_);
+    if (!statePool_.empty()) {
+      std::unique_ptr<ExecutionState> st = std::move(statePool_.back());
+      statePool_.pop_back();
+      return st;
+    }
+  }
   auto st = std::make_unique<CpuExecutionState>();
   st->slots = templateSlots_;
   st->arenaSize = arenaSize_;
@@ -235,6 +243,13 @@ std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
   st->insufficient.assign(model_->main.outputIndexes.size(), 0);
   st->initialized = true;
   return st;
+}
+
+void CpuPreparedModel::recycleExecutionState(std::unique_ptr<ExecutionState> state) const {
+  constexpr size_t kMaxPooledStates = 4;
+  if (state == nullptr) return;
+  std::lock_guard<std::mutex> lock(poolMutex_);
+  if (statePool_.size() < kMaxPooledStates) statePool_.push_back(std::move(state));
 }
 
 Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& options,

@@ -20,6 +20,7 @@ class CpuPreparedModel : public PreparedModel {
                        std::shared_ptr<PreparedModel>* out);
 
   std::unique_ptr<ExecutionState> createExecutionState() const override;
+  void recycleExecutionState(std::unique_ptr<ExecutionState> state) const override;
   Status execute(const Request& request, const ExecuteOptions& options, ExecutionState* state,
                  std::vector<OutputShape>* outputShapes, Timing* timing) const override;
 
@@ -44,6 +45,9 @@ class CpuPreparedModel : public PreparedModel {
   // Kernels keep mutable state (e.g. XNNPACK operators are set up per run), so the
   // computations of one prepared model are serialized.
   mutable std::mutex mutex_;
+  // Execution states of finished executions, reused by the next ones.
+  mutable std::mutex poolMutex_;
+  mutable std::vector<std::unique_ptr<ExecutionState>> statePool_;
 };
 
 }  // namespace nn

@@ -27,6 +27,9 @@ class PreparedModel {
  public:
   virtual ~PreparedModel() = default;
   virtual std::unique_ptr<ExecutionState> createExecutionState() const { return nullptr; }
+  // Hands a state back when its execution object goes away, so the next execution of this
+  // prepared model can reuse its buffers instead of allocating (and page-faulting) again.
+  virtual void recycleExecutionState(std::unique_ptr<ExecutionState> state) const {}
   // Runs one request. outputShapes receives one entry per model output (also on
   // OUTPUT_INSUFFICIENT_SIZE). `state` may be null.
   virtual Status execute(const Request& request, const ExecuteOptions& options,

@@ -93,6 +93,10 @@ RuntimeExecution::RuntimeExecution(const RuntimeCompilation* compilation)
   outputShapes_.resize(sg.outputIndexes.size());
 }
 
+RuntimeExecution::~RuntimeExecution() {
+  if (driverState_) prepared_->recycleExecutionState(std::move(driverState_));
+}
+
 int RuntimeExecution::setArgument(bool isInput, int32_t index,
                                   const ANeuralNetworksOperandType* type, void* pointer,
                                   size_t length, bool omitted, const char* fn) {

@@ -54,6 +54,7 @@ class RuntimeBurst {
 class RuntimeExecution {
  public:
   explicit RuntimeExecution(const RuntimeCompilation* compilation);
+  ~RuntimeExecution();
 
   int setInput(int32_t index, const ANeuralNetworksOperandType* type, const void* buffer,
                size_t length);
