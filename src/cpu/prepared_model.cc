@@ -44,6 +44,7 @@ class CpuExecutionState : public ExecutionState {
   std::vector<std::vector<uint8_t>> dynamic;  // per operand, used when not in the arena
   std::vector<uint8_t> insufficient;          // per model output
   bool initialized = false;
+  bool slotsFromTemplate = true;  // false after a run that re-inferred shapes
 };
 
 // True when the inferred dims agree with the declared ones (0 = unknown, empty = unknown rank).
@@ -65,22 +66,154 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
   pm->env_.relaxed = pm->model_->relaxComputationFloat32toFloat16;
   pm->env_.referenceKernels = referenceKernels;
   pm->env_.model = pm->model_.get();
-  NN_RETURN_IF_ERROR(pm->prepare());
+  pm->env_.runner = pm.get();
+  // Referenced subgraphs get their shapes at run time from their callers (IF/WHILE).
+  pm->referenced_.resize(pm->model_->referenced.size());
+  for (size_t i = 0; i < pm->model_->referenced.size(); ++i)
+    NN_RETURN_IF_ERROR(pm->buildPlan(pm->model_->referenced[i], false, &pm->referenced_[i]));
+  NN_RETURN_IF_ERROR(pm->buildPlan(pm->model_->main, true, &pm->main_));
   *out = std::move(pm);
   return kOk;
 }
 
-Status CpuPreparedModel::prepare() {
-  const Subgraph& sg = model_->main;
-  if (!topologicalOrder(sg, &order_)) {
+namespace {
+
+void planArena(SubgraphPlan* plan) {
+  const Subgraph& sg = *plan->subgraph;
+  const size_t numOperands = sg.operands.size();
+  plan->arenaOffset.assign(numOperands, kNotInArena);
+  // Live interval of each statically-shaped temporary, in execution steps.
+  std::vector<int64_t> first(numOperands, -1), last(numOperands, -1);
+  for (size_t step = 0; step < plan->order.size(); ++step) {
+    const Operation& op = sg.operations[plan->order[step]];
+    for (uint32_t o : op.outputs)
+      if (first[o] < 0) first[o] = static_cast<int64_t>(step);
+    for (uint32_t i : op.inputs) last[i] = static_cast<int64_t>(step);
+  }
+  struct Item {
+    uint32_t operand;
+    size_t size;
+  };
+  std::vector<Item> items;
+  for (uint32_t i = 0; i < numOperands; ++i) {
+    const OperandSlot& s = plan->templateSlots[i];
+    if (sg.operands[i].lifetime != Lifetime::TEMPORARY_VARIABLE || !s.shapeKnown || first[i] < 0)
+      continue;
+    if (last[i] < first[i]) last[i] = first[i];  // written but never read
+    items.push_back({i, alignUp(std::max<size_t>(s.shape.bytes(), 1), kArenaAlignment)});
+  }
+  // Largest first, each at the lowest offset that does not collide with a placed buffer
+  // whose live interval overlaps.
+  std::stable_sort(items.begin(), items.end(),
+                   [](const Item& a, const Item& b) { return a.size > b.size; });
+  struct Placed {
+    size_t offset, size;
+    int64_t first, last;
+  };
+  std::vector<Placed> placed;
+  plan->arenaSize = 0;
+  for (const Item& item : items) {
+    std::vector<std::pair<size_t, size_t>> busy;
+    for (const Placed& p : placed)
+      if (!(p.last < first[item.operand] || last[item.operand] < p.first))
+        busy.push_back({p.offset, p.offset + p.size});
+    std::sort(busy.begin(), busy.end());
+    size_t offset = 0;
+    for (const auto& b : busy) {
+      if (offset + item.size <= b.first) break;
+      offset = std::max(offset, b.second);
+    }
+    plan->arenaOffset[item.operand] = offset;
+    placed.push_back({offset, item.size, first[item.operand], last[item.operand]});
+    plan->arenaSize = std::max(plan->arenaSize, offset + item.size);
+  }
+}
+
+// Runs a plan's operations over `slots`. With a request (the main graph), model outputs are
+// written to the caller's buffers when they fit and flagged in `insufficient` otherwise.
+// `reprepareAll` re-infers every shape (used when an input the plan assumed present is omitted).
+Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
+                     std::vector<std::vector<uint8_t>>& dynamic, const ExecutionEnv& env,
+                     const Request* request, uint8_t* insufficient, bool reprepareAll) {
+  const Subgraph& sg = *plan.subgraph;
+  for (uint32_t opIndex : plan.order) {
+    const Operation& op = sg.operations[opIndex];
+    const OperationDef* def = findOperation(op.type);
+    OpContext ctx(op, opIndex, slots.data(), env, &plan.states[opIndex]);
+    if (reprepareAll || !plan.opStatic[opIndex]) {
+      for (uint32_t i = 0; i < op.inputs.size(); ++i) {
+        if (slots[op.inputs[i]].omitted && !inputMayBeOmitted(*def, i)) {
+          logError("%s (operation #%u): input %u (operand %u) is required but was omitted",
+                   toString(op.type), opIndex, i, op.inputs[i]);
+          return ErrorStatus::INVALID_ARGUMENT;
+        }
+      }
+      for (uint32_t in : op.inputs) {
+        if (!slots[in].shapeKnown) {
+          logError("%s (operation #%u): input operand %u has no shape", toString(op.type),
+                   opIndex, in);
+          return ErrorStatus::GENERAL_FAILURE;
+        }
+      }
+      const Status ps = def->prepare(ctx);
+      if (ps != kOk) {
+        if (ps == kDeferred) {
+          logError("%s (operation #%u): could not infer output shapes", toString(op.type), opIndex);
+          return ErrorStatus::GENERAL_FAILURE;
+        }
+        return ps;
+      }
+      for (uint32_t outIndex : op.outputs) {
+        OperandSlot& out = slots[outIndex];
+        const int pos = plan.outputPosition[outIndex];
+        const Dims& declared = request != nullptr && pos >= 0 &&
+                                       !request->outputs[pos].dimensions.empty()
+                                   ? request->outputs[pos].dimensions
+                                   : sg.operands[outIndex].dimensions;
+        if (!out.shapeKnown || !compatible(declared, out.shape.dims)) {
+          logError("%s (operation #%u): output operand %u is declared %s but the inputs give %s",
+                   toString(op.type), opIndex, outIndex, toString(declared).c_str(),
+                   toString(out.shape.dims).c_str());
+          return ErrorStatus::INVALID_ARGUMENT;
+        }
+        const size_t bytes = out.shape.bytes();
+        if (request != nullptr && pos >= 0) {
+          if (out.data != nullptr && bytes <= out.capacity) continue;
+          if (!request->outputs[pos].hasNoValue) insufficient[pos] = 1;
+        }
+        std::vector<uint8_t>& buf = dynamic[outIndex];
+        if (buf.size() < std::max<size_t>(bytes, 1)) buf.resize(std::max<size_t>(bytes, 1));
+        out.data = buf.data();
+        out.capacity = buf.size();
+      }
+    }
+    const Status es = def->execute(ctx);
+    if (es != kOk) return es;
+    if (env.deadlineNs != 0 && nowNs() > env.deadlineNs) {
+      logError("execution: deadline passed after operation #%u (%s)", opIndex, toString(op.type));
+      return ErrorStatus::MISSED_DEADLINE_PERSISTENT;
+    }
+  }
+  return kOk;
+}
+
+}  // namespace
+
+Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan) {
+  plan->subgraph = &sg;
+  if (!topologicalOrder(sg, &plan->order)) {
     logError("CPU driver: the model graph has a cycle");
     return ErrorStatus::INVALID_ARGUMENT;
   }
   const size_t numOperands = sg.operands.size();
-  templateSlots_.assign(numOperands, OperandSlot{});
+  plan->outputPosition.assign(numOperands, -1);
+  for (size_t i = 0; i < sg.outputIndexes.size(); ++i)
+    plan->outputPosition[sg.outputIndexes[i]] = static_cast<int32_t>(i);
+  std::vector<OperandSlot>& slots = plan->templateSlots;
+  slots.assign(numOperands, OperandSlot{});
   for (size_t i = 0; i < numOperands; ++i) {
     const Operand& o = sg.operands[i];
-    OperandSlot& s = templateSlots_[i];
+    OperandSlot& s = slots[i];
     s.shape.type = o.type;
     s.shape.dims = o.dimensions;
     s.shape.scale = o.scale;
@@ -104,30 +237,31 @@ Status CpuPreparedModel::prepare() {
         s.shapeKnown = true;
         break;
       case Lifetime::SUBGRAPH_INPUT:
-        s.shapeKnown = isFullySpecified(o.type, o.dimensions);
+        s.shapeKnown = inferShapes && isFullySpecified(o.type, o.dimensions);
         break;
       case Lifetime::SUBGRAPH:
         s.shapeKnown = true;
         s.isConstant = true;
+        s.subgraph = static_cast<int32_t>(o.location.offset);
         break;
       default:
         s.shapeKnown = false;
     }
   }
-  // Static shape inference in execution order.
-  opStatic_.assign(sg.operations.size(), 0);
-  states_.resize(sg.operations.size());
-  fullyStatic_ = true;
-  for (uint32_t opIndex : order_) {
+  plan->opStatic.assign(sg.operations.size(), 0);
+  plan->states.clear();
+  plan->states.resize(sg.operations.size());
+  plan->fullyStatic = inferShapes;
+  for (uint32_t opIndex : plan->order) {
     const Operation& op = sg.operations[opIndex];
     const OperationDef* def = findOperation(op.type);
     if (def == nullptr) {
       logError("CPU driver: operation #%u (%s) is not implemented", opIndex, toString(op.type));
       return ErrorStatus::INVALID_ARGUMENT;
     }
-    bool inputsKnown = true;
+    bool inputsKnown = inferShapes;
     for (uint32_t in : op.inputs) {
-      const OperandSlot& s = templateSlots_[in];
+      const OperandSlot& s = slots[in];
       if (!s.shapeKnown) inputsKnown = false;
       // Scalars that come from model inputs carry their values only at execution.
       if (!s.omitted && s.data == nullptr && isScalarType(s.shape.type) &&
@@ -136,13 +270,13 @@ Status CpuPreparedModel::prepare() {
     }
     Status s = kDeferred;
     if (inputsKnown) {
-      OpContext ctx(op, opIndex, templateSlots_.data(), env_, &states_[opIndex]);
+      OpContext ctx(op, opIndex, slots.data(), env_, &plan->states[opIndex]);
       s = def->prepare(ctx);
       if (s != kOk && s != kDeferred) return s;
     }
     if (s == kOk) {
       for (uint32_t outIndex : op.outputs) {
-        OperandSlot& out = templateSlots_[outIndex];
+        OperandSlot& out = slots[outIndex];
         if (!out.shapeKnown) {
           logError("CPU driver: operation #%u (%s) did not infer the shape of operand %u", opIndex,
                    toString(op.type), outIndex);
@@ -156,73 +290,22 @@ Status CpuPreparedModel::prepare() {
           return ErrorStatus::INVALID_ARGUMENT;
         }
       }
-      opStatic_[opIndex] = 1;
+      plan->opStatic[opIndex] = 1;
     } else {
-      fullyStatic_ = false;
-      for (uint32_t outIndex : op.outputs) templateSlots_[outIndex].shapeKnown = false;
+      plan->fullyStatic = false;
+      for (uint32_t outIndex : op.outputs) slots[outIndex].shapeKnown = false;
     }
   }
-  for (uint32_t opIndex : order_) {
+  for (uint32_t opIndex : plan->order) {
     const Operation& op = sg.operations[opIndex];
     const OperationDef* def = findOperation(op.type);
     if (def->init != nullptr) {
-      OpContext ctx(op, opIndex, templateSlots_.data(), env_, &states_[opIndex]);
+      OpContext ctx(op, opIndex, slots.data(), env_, &plan->states[opIndex]);
       NN_RETURN_IF_ERROR(def->init(ctx));
     }
   }
-  planArena();
+  planArena(plan);
   return kOk;
-}
-
-void CpuPreparedModel::planArena() {
-  const Subgraph& sg = model_->main;
-  const size_t numOperands = sg.operands.size();
-  arenaOffset_.assign(numOperands, kNotInArena);
-  // Live interval of each statically-shaped temporary, in execution steps.
-  std::vector<int64_t> first(numOperands, -1), last(numOperands, -1);
-  for (size_t step = 0; step < order_.size(); ++step) {
-    const Operation& op = sg.operations[order_[step]];
-    for (uint32_t o : op.outputs)
-      if (first[o] < 0) first[o] = static_cast<int64_t>(step);
-    for (uint32_t i : op.inputs) last[i] = static_cast<int64_t>(step);
-  }
-  struct Item {
-    uint32_t operand;
-    size_t size;
-  };
-  std::vector<Item> items;
-  for (uint32_t i = 0; i < numOperands; ++i) {
-    const OperandSlot& s = templateSlots_[i];
-    if (sg.operands[i].lifetime != Lifetime::TEMPORARY_VARIABLE || !s.shapeKnown || first[i] < 0)
-      continue;
-    if (last[i] < first[i]) last[i] = first[i];  // written but never read
-    items.push_back({i, alignUp(std::max<size_t>(s.shape.bytes(), 1), kArenaAlignment)});
-  }
-  // Largest first, each at the lowest offset that does not collide with a placed buffer
-  // whose live interval overlaps.
-  std::stable_sort(items.begin(), items.end(),
-                   [](const Item& a, const Item& b) { return a.size > b.size; });
-  struct Placed {
-    size_t offset, size;
-    int64_t first, last;
-  };
-  std::vector<Placed> placed;
-  arenaSize_ = 0;
-  for (const Item& item : items) {
-    std::vector<std::pair<size_t, size_t>> busy;
-    for (const Placed& p : placed)
-      if (!(p.last < first[item.operand] || last[item.operand] < p.first))
-        busy.push_back({p.offset, p.offset + p.size});
-    std::sort(busy.begin(), busy.end());
-    size_t offset = 0;
-    for (const auto& b : busy) {
-      if (offset + item.size <= b.first) break;
-      offset = std::max(offset, b.second);
-    }
-    arenaOffset_[item.operand] = offset;
-    placed.push_back({offset, item.size, first[item.operand], last[item.operand]});
-    arenaSize_ = std::max(arenaSize_, offset + item.size);
-  }
 }
 
 std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
@@ -235,11 +318,12 @@ std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
     }
   }
   auto st = std::make_unique<CpuExecutionState>();
-  st->slots = templateSlots_;
-  st->arenaSize = arenaSize_;
-  if (arenaSize_ > 0)
-    st->arena.reset(static_cast<uint8_t*>(aligned_alloc(kArenaAlignment, alignUp(arenaSize_, kArenaAlignment))));
-  st->dynamic.resize(templateSlots_.size());
+  st->slots = main_.templateSlots;
+  st->arenaSize = main_.arenaSize;
+  if (main_.arenaSize > 0)
+    st->arena.reset(static_cast<uint8_t*>(
+        aligned_alloc(kArenaAlignment, alignUp(main_.arenaSize, kArenaAlignment))));
+  st->dynamic.resize(main_.templateSlots.size());
   st->insufficient.assign(model_->main.outputIndexes.size(), 0);
   st->initialized = true;
   return st;
@@ -250,6 +334,49 @@ void CpuPreparedModel::recycleExecutionState(std::unique_ptr<ExecutionState> sta
   if (state == nullptr) return;
   std::lock_guard<std::mutex> lock(poolMutex_);
   if (statePool_.size() < kMaxPooledStates) statePool_.push_back(std::move(state));
+}
+
+size_t CpuPreparedModel::inputCount(uint32_t subgraph) const {
+  return subgraph < referenced_.size() ? referenced_[subgraph].subgraph->inputIndexes.size() : 0;
+}
+
+size_t CpuPreparedModel::outputCount(uint32_t subgraph) const {
+  return subgraph < referenced_.size() ? referenced_[subgraph].subgraph->outputIndexes.size() : 0;
+}
+
+Status CpuPreparedModel::run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
+                             std::vector<OwnedTensor>* outputs) const {
+  if (subgraph >= referenced_.size()) {
+    logError("CPU driver: referenced model %u does not exist", subgraph);
+    return ErrorStatus::INVALID_ARGUMENT;
+  }
+  const SubgraphPlan& plan = referenced_[subgraph];
+  const Subgraph& sg = *plan.subgraph;
+  if (inputs.size() != sg.inputIndexes.size()) {
+    logError("CPU driver: referenced model %u takes %zu inputs, got %zu", subgraph,
+             sg.inputIndexes.size(), inputs.size());
+    return ErrorStatus::INVALID_ARGUMENT;
+  }
+  std::vector<OperandSlot> slots = plan.templateSlots;
+  std::vector<std::vector<uint8_t>> dynamic(slots.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    OperandSlot& s = slots[sg.inputIndexes[i]];
+    const OperandSlot& src = *inputs[i];
+    s.shape.dims = src.shape.dims;
+    s.data = src.data;
+    s.capacity = src.capacity;
+    s.omitted = src.omitted;
+    s.shapeKnown = true;
+  }
+  NN_RETURN_IF_ERROR(runOperations(plan, slots, dynamic, runEnv_, nullptr, nullptr, false));
+  outputs->resize(sg.outputIndexes.size());
+  for (size_t i = 0; i < sg.outputIndexes.size(); ++i) {
+    const OperandSlot& s = slots[sg.outputIndexes[i]];
+    OwnedTensor& t = (*outputs)[i];
+    t.shape = s.shape;
+    t.data.assign(s.data, s.data + s.shape.bytes());
+  }
+  return kOk;
 }
 
 Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& options,
@@ -271,13 +398,22 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     return ErrorStatus::INVALID_ARGUMENT;
   }
   std::lock_guard<std::mutex> lock(mutex_);
+  runEnv_ = env_;
+  runEnv_.loopTimeoutNs = options.loopTimeoutNs;
+  runEnv_.deadlineNs = options.deadlineNs;
+  runEnv_.executing = true;
+  // Shapes inferred at compilation assumed every model input present; an optional input
+  // omitted now sends this run down the dynamic path.
+  bool staticRun = main_.fullyStatic;
+  for (const RequestArgument& arg : request.inputs) staticRun = staticRun && !arg.hasNoValue;
   std::vector<OperandSlot>& slots = st->slots;
-  if (!fullyStatic_) slots = templateSlots_;  // shapes are re-inferred every run
+  if (!staticRun || !st->slotsFromTemplate) slots = main_.templateSlots;
+  st->slotsFromTemplate = staticRun;
   // Static temporaries live in the arena.
   for (size_t i = 0; i < slots.size(); ++i) {
-    if (arenaOffset_[i] != kNotInArena) {
-      slots[i].data = st->arena.get() + arenaOffset_[i];
-      slots[i].capacity = st->arenaSize - arenaOffset_[i];
+    if (main_.arenaOffset[i] != kNotInArena) {
+      slots[i].data = st->arena.get() + main_.arenaOffset[i];
+      slots[i].capacity = st->arenaSize - main_.arenaOffset[i];
     }
   }
   auto resolve = [&](const RequestArgument& arg) -> uint8_t* {
@@ -305,7 +441,8 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     else s.shape.dims = o.dimensions;
     if (!isFullySpecified(o.type, s.shape.dims)) {
       logError("execution: input %zu (operand %u) has unspecified dimensions %s; pass them with "
-               "the type argument of setInput", i, sg.inputIndexes[i], toString(s.shape.dims).c_str());
+               "the type argument of setInput", i, sg.inputIndexes[i],
+               toString(s.shape.dims).c_str());
       return ErrorStatus::INVALID_ARGUMENT;
     }
     if (s.data == nullptr && s.shape.bytes() > 0) {
@@ -331,7 +468,7 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
       s.data = resolve(arg);
       s.capacity = arg.location.length;
     }
-    if (fullyStatic_ && (s.data == nullptr || s.shape.bytes() > s.capacity)) {
+    if (staticRun && (s.data == nullptr || s.shape.bytes() > s.capacity)) {
       if (!arg.hasNoValue && s.shape.bytes() > s.capacity) st->insufficient[i] = 1;
       std::vector<uint8_t>& scratch = st->dynamic[sg.outputIndexes[i]];
       scratch.resize(std::max<size_t>(s.shape.bytes(), 1));
@@ -339,61 +476,9 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
       s.capacity = scratch.size();
     }
   }
-  auto outputIndexOf = [&](uint32_t operand) -> int {
-    for (size_t i = 0; i < sg.outputIndexes.size(); ++i)
-      if (sg.outputIndexes[i] == operand) return static_cast<int>(i);
-    return -1;
-  };
-
-  ExecutionEnv env = env_;
-  env.loopTimeoutNs = options.loopTimeoutNs;
-  for (uint32_t opIndex : order_) {
-    const Operation& op = sg.operations[opIndex];
-    const OperationDef* def = findOperation(op.type);
-    OpContext ctx(op, opIndex, slots.data(), env, &states_[opIndex]);
-    if (!opStatic_[opIndex]) {
-      for (uint32_t in : op.inputs) {
-        if (!slots[in].shapeKnown) {
-          logError("%s (operation #%u): input operand %u has no shape", toString(op.type), opIndex, in);
-          return ErrorStatus::GENERAL_FAILURE;
-        }
-      }
-      const Status ps = def->prepare(ctx);
-      if (ps != kOk) {
-        if (ps == kDeferred) {
-          logError("%s (operation #%u): could not infer output shapes", toString(op.type), opIndex);
-          return ErrorStatus::GENERAL_FAILURE;
-        }
-        return ps;
-      }
-      for (uint32_t outIndex : op.outputs) {
-        OperandSlot& out = slots[outIndex];
-        const int pos = outputIndexOf(outIndex);
-        const Dims& declared = pos >= 0 && !request.outputs[pos].dimensions.empty()
-                                   ? request.outputs[pos].dimensions
-                                   : sg.operands[outIndex].dimensions;
-        if (!out.shapeKnown || !compatible(declared, out.shape.dims)) {
-          logError("%s (operation #%u): output operand %u is declared %s but the inputs give %s",
-                   toString(op.type), opIndex, outIndex, toString(declared).c_str(),
-                   toString(out.shape.dims).c_str());
-          return ErrorStatus::INVALID_ARGUMENT;
-        }
-        const size_t bytes = out.shape.bytes();
-        if (pos >= 0 && out.data != nullptr && bytes <= out.capacity) continue;
-        if (pos >= 0 && !request.outputs[pos].hasNoValue) st->insufficient[pos] = 1;
-        std::vector<uint8_t>& buf = st->dynamic[outIndex];
-        if (buf.size() < std::max<size_t>(bytes, 1)) buf.resize(std::max<size_t>(bytes, 1));
-        out.data = buf.data();
-        out.capacity = buf.size();
-      }
-    }
-    const Status es = def->execute(ctx);
-    if (es != kOk) return es;
-    if (options.deadlineNs != 0 && nowNs() > options.deadlineNs) {
-      logError("execution: deadline passed after operation #%u", opIndex);
-      return ErrorStatus::MISSED_DEADLINE_PERSISTENT;
-    }
-  }
+  NN_RETURN_IF_ERROR(
+      runOperations(main_, slots, st->dynamic, runEnv_, &request, st->insufficient.data(),
+                    main_.fullyStatic && !staticRun));
   bool anyInsufficient = false;
   if (outputShapes != nullptr) outputShapes->resize(sg.outputIndexes.size());
   for (size_t i = 0; i < sg.outputIndexes.size(); ++i) {

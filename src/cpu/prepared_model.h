@@ -1,5 +1,6 @@
 // The CPU driver's prepared model: shapes inferred at compilation where possible, one arena
-// for temporaries with lifetime-based reuse, per-operation state (packed weights) built once.
+// for temporaries with lifetime-based reuse, per-operation state (packed weights) built once,
+// and referenced subgraphs (IF/WHILE bodies) planned alongside the main graph.
 #pragma once
 
 #include <memory>
@@ -11,9 +12,20 @@
 
 namespace nn {
 
-class ThreadPool;
+// The execution plan of one subgraph.
+struct SubgraphPlan {
+  const Subgraph* subgraph = nullptr;
+  std::vector<uint32_t> order;              // execution order of the operations
+  std::vector<OperandSlot> templateSlots;   // constants bound, static shapes inferred
+  std::vector<uint8_t> opStatic;            // per operation: prepare already done
+  mutable std::vector<std::unique_ptr<OpState>> states;  // per operation
+  std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
+  std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
+  size_t arenaSize = 0;
+  bool fullyStatic = false;
+};
 
-class CpuPreparedModel : public PreparedModel {
+class CpuPreparedModel : public PreparedModel, private SubgraphRunner {
  public:
   // Returns the error of the first operation that cannot be prepared.
   static Status create(std::shared_ptr<const Model> model, bool referenceKernels,
@@ -24,27 +36,27 @@ class CpuPreparedModel : public PreparedModel {
   Status execute(const Request& request, const ExecuteOptions& options, ExecutionState* state,
                  std::vector<OutputShape>* outputShapes, Timing* timing) const override;
 
-  // Introspection for tests/benchmarks.
-  bool fullyStatic() const { return fullyStatic_; }
-  size_t arenaBytes() const { return arenaSize_; }
+  bool fullyStatic() const { return main_.fullyStatic; }
+  size_t arenaBytes() const { return main_.arenaSize; }
 
  private:
   CpuPreparedModel() = default;
-  Status prepare();
-  void planArena();
+  Status buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan);
+
+  // SubgraphRunner, used by IF/WHILE while the execution lock is held.
+  size_t inputCount(uint32_t subgraph) const override;
+  size_t outputCount(uint32_t subgraph) const override;
+  Status run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
+             std::vector<OwnedTensor>* outputs) const override;
 
   std::shared_ptr<const Model> model_;
   ExecutionEnv env_;
-  std::vector<uint32_t> order_;                 // execution order of main's operations
-  std::vector<OperandSlot> templateSlots_;      // constants bound, static shapes inferred
-  std::vector<uint8_t> opStatic_;               // per operation: prepare already done
-  mutable std::vector<std::unique_ptr<OpState>> states_;  // per operation
-  std::vector<size_t> arenaOffset_;             // per operand; SIZE_MAX = not in the arena
-  size_t arenaSize_ = 0;
-  bool fullyStatic_ = false;
+  SubgraphPlan main_;
+  std::vector<SubgraphPlan> referenced_;
   // Kernels keep mutable state (e.g. XNNPACK operators are set up per run), so the
   // computations of one prepared model are serialized.
   mutable std::mutex mutex_;
+  mutable ExecutionEnv runEnv_;  // env of the computation in progress (under mutex_)
   // Execution states of finished executions, reused by the next ones.
   mutable std::mutex poolMutex_;
   mutable std::vector<std::unique_ptr<ExecutionState>> statePool_;

@@ -198,6 +198,13 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
               k, toString(op.type));
       continue;
     }
+    for (uint32_t i = 0; i < op.inputs.size(); ++i) {
+      if (sg.operands[op.inputs[i]].lifetime == Lifetime::NO_VALUE && !inputMayBeOmitted(*def, i)) {
+        logError("%s operation #%u (%s): input %u (operand %u) is required but has no value",
+                 label, k, toString(op.type), i, op.inputs[i]);
+        return ErrorStatus::INVALID_ARGUMENT;
+      }
+    }
     ValidationContext ctx(model, sg, k);
     const Status s = def->validate(ctx);
     if (s != kOk) return s;

@@ -9,11 +9,20 @@ namespace {
 constexpr size_t kTableSize = 106;
 
 struct Registry {
-  std::array<const OperationDef*, kTableSize> defs{};
-  const OperationDef* densify = nullptr;
+  std::array<OperationDef*, kTableSize> defs{};
+  OperationDef* densify = nullptr;
   // Registrar objects own copies so the table holds stable pointers.
   std::vector<std::unique_ptr<OperationDef>> storage;
+  // Optional-input declarations may run before the operation registers (static init order).
+  std::array<uint64_t, kTableSize> pendingOptional{};
 };
+
+OperationDef** slotFor(Registry& r, OperationType type) {
+  const int32_t code = static_cast<int32_t>(type);
+  if (code >= 0 && static_cast<size_t>(code) < kTableSize) return &r.defs[code];
+  if (type == OperationType::DENSIFY) return &r.densify;
+  return nullptr;
+}
 
 Registry& registry() {
   static Registry r;
@@ -32,21 +41,31 @@ std::string vformat(const char* fmt, va_list args) {
 OperationRegistrar::OperationRegistrar(const OperationDef& def) {
   Registry& r = registry();
   r.storage.push_back(std::make_unique<OperationDef>(def));
-  const OperationDef* p = r.storage.back().get();
+  OperationDef* p = r.storage.back().get();
   const int32_t code = static_cast<int32_t>(def.type);
-  if (code >= 0 && static_cast<size_t>(code) < kTableSize) {
-    r.defs[code] = p;
-  } else if (def.type == OperationType::DENSIFY) {
-    r.densify = p;
+  if (code >= 0 && static_cast<size_t>(code) < kTableSize) p->optionalInputs |= r.pendingOptional[code];
+  if (OperationDef** slot = slotFor(r, def.type)) *slot = p;
+}
+
+OperationRegistrar::OperationRegistrar(OperationType type,
+                                       std::initializer_list<uint32_t> optionalInputs) {
+  Registry& r = registry();
+  uint64_t mask = 0;
+  for (uint32_t i : optionalInputs)
+    if (i < 64) mask |= uint64_t{1} << i;
+  OperationDef** slot = slotFor(r, type);
+  if (slot == nullptr) return;
+  if (*slot != nullptr) {
+    (*slot)->optionalInputs |= mask;
+  } else {
+    const int32_t code = static_cast<int32_t>(type);
+    if (code >= 0 && static_cast<size_t>(code) < kTableSize) r.pendingOptional[code] |= mask;
   }
 }
 
 const OperationDef* findOperation(OperationType type) {
-  const int32_t code = static_cast<int32_t>(type);
-  const Registry& r = registry();
-  if (code >= 0 && static_cast<size_t>(code) < kTableSize) return r.defs[code];
-  if (type == OperationType::DENSIFY) return r.densify;
-  return nullptr;
+  OperationDef** slot = slotFor(registry(), type);
+  return slot ? *slot : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------

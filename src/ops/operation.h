@@ -119,6 +119,24 @@ struct OperandSlot {
   bool omitted = false;      // NO_VALUE or an omitted request argument
   bool shapeKnown = false;   // shape.dims are final (a 0 then means zero-sized)
   bool isConstant = false;
+  int32_t subgraph = -1;     // MODEL operands: index into Model::referenced
+};
+
+// A tensor produced by a referenced subgraph run (IF/WHILE), owning its bytes.
+struct OwnedTensor {
+  Shape shape;
+  std::vector<uint8_t> data;
+};
+
+// Lets control-flow operations run referenced subgraphs through the executor.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  virtual size_t inputCount(uint32_t subgraph) const = 0;
+  virtual size_t outputCount(uint32_t subgraph) const = 0;
+  // Runs referenced subgraph `subgraph` on `inputs` (shape + data each); fills `outputs`.
+  virtual Status run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
+                     std::vector<OwnedTensor>* outputs) const = 0;
 };
 
 struct ExecutionEnv {
@@ -126,7 +144,10 @@ struct ExecutionEnv {
   bool relaxed = false;
   bool referenceKernels = false;  // the reference device: use the simple kernels only
   uint64_t loopTimeoutNs = 2000000000ull;
+  uint64_t deadlineNs = 0;        // absolute CLOCK_MONOTONIC; 0 = none
   const Model* model = nullptr;
+  const SubgraphRunner* runner = nullptr;
+  bool executing = false;         // false while the model is being prepared (compilation)
 };
 
 class OpContext {
@@ -196,14 +217,28 @@ struct OperationDef {
   Status (*prepare)(OpContext&);
   Status (*execute)(OpContext&);
   Status (*init)(OpContext&);  // may be null
+  // Bit i set: input i may be omitted (NO_VALUE, or setInput(NULL, 0) at execution). Any
+  // other omitted input is rejected before the operation's own code runs.
+  uint64_t optionalInputs = 0;
 };
 
 // nullptr when no operation of that type is registered.
 const OperationDef* findOperation(OperationType type);
+// Whether input `index` of `def` may be omitted.
+inline bool inputMayBeOmitted(const OperationDef& def, uint32_t index) {
+  return index < 64 && ((def.optionalInputs >> index) & 1u) != 0;
+}
 
 struct OperationRegistrar {
   explicit OperationRegistrar(const OperationDef& def);
+  // Declares optional inputs of an already registered (or later registered) operation.
+  OperationRegistrar(OperationType type, std::initializer_list<uint32_t> optionalInputs);
 };
+
+// In an operation's file: NN_OPTIONAL_INPUTS(LSTM, {1, 5, 9});
+#define NN_OPTIONAL_INPUTS(opType, ...)                                              \
+  static const ::nn::OperationRegistrar kOptionalInputs_##opType(::nn::OperationType::opType, \
+                                                                 __VA_ARGS__)
 
 #define NN_REGISTER_OPERATION_IMPL(opType, validateFn, prepareFn, executeFn, initFn)       \
   static const ::nn::OperationRegistrar kRegistrar_##opType(::nn::OperationDef{             \

@@ -122,8 +122,9 @@ int RuntimeExecution::setArgument(bool isInput, int32_t index,
     return ANEURALNETWORKS_BAD_DATA;
   }
   const Operand& operand = sg.operands[indexes[index]];
-  Dims dims = operand.dimensions;
   RequestArgument arg;
+  // The model's dimensions unless the type argument fills in unknown ones.
+  const Dims* dimsPtr = &operand.dimensions;
   if (type != nullptr) {
     if (type->type != static_cast<int32_t>(operand.type) || type->scale != operand.scale ||
         type->zeroPoint != operand.zeroPoint) {
@@ -152,10 +153,11 @@ int RuntimeExecution::setArgument(bool isInput, int32_t index,
           return ANEURALNETWORKS_BAD_DATA;
         }
       }
-      dims.assign(type->dimensions, type->dimensions + type->dimensionCount);
-      arg.dimensions = dims;
+      arg.dimensions.assign(type->dimensions, type->dimensions + type->dimensionCount);
+      dimsPtr = &arg.dimensions;
     }
   }
+  const Dims& dims = *dimsPtr;
   if (omitted) {
     arg.hasNoValue = true;
   } else {
@@ -175,7 +177,10 @@ int RuntimeExecution::setArgument(bool isInput, int32_t index,
     arg.location.pointer = pointer;
     arg.location.length = static_cast<uint32_t>(length);
   }
-  (isInput ? request_.inputs : request_.outputs)[index] = std::move(arg);
+  RequestArgument& slot = (isInput ? request_.inputs : request_.outputs)[index];
+  slot.hasNoValue = arg.hasNoValue;
+  slot.location = arg.location;
+  slot.dimensions.swap(arg.dimensions);
   set[index] = 1;
   return ANEURALNETWORKS_NO_ERROR;
 }

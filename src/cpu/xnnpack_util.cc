@@ -1,0 +1,183 @@
+#include "cpu/xnnpack_util.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace nn {
+
+bool xnnpackDisabledByEnv() {
+  static const bool disabled = [] {
+    const char* v = getenv("NNAPI_DISABLE_XNNPACK");
+    return v != nullptr && v[0] != '\0' && strcmp(v, "0") != 0;
+  }();
+  return disabled;
+}
+
+bool xnnpackAvailable() {
+#if NNAPI_HAVE_XNNPACK
+  // Initialized once and never deinitialized: operators of any live prepared model may
+  // still reference XNNPACK's global state until process exit.
+  static const bool ok = xnn_initialize(nullptr) == xnn_status_success;
+  return ok && !xnnpackDisabledByEnv();
+#else
+  return false;
+#endif
+}
+
+#if NNAPI_HAVE_XNNPACK
+const char* xnnStatusName(xnn_status status) {
+  switch (status) {
+    case xnn_status_success: return "success";
+    case xnn_status_uninitialized: return "uninitialized";
+    case xnn_status_invalid_parameter: return "invalid parameter";
+    case xnn_status_invalid_state: return "invalid state";
+    case xnn_status_unsupported_parameter: return "unsupported parameter";
+    case xnn_status_unsupported_hardware: return "unsupported hardware";
+    case xnn_status_out_of_memory: return "out of memory";
+  }
+  return "unknown status";
+}
+#endif
+
+// ---------------------------------------------------------------------------------------
+
+#if NNAPI_HAVE_XNNPACK
+namespace {
+xnn_operator_t asOp(void* p) { return static_cast<xnn_operator_t>(p); }
+}  // namespace
+#endif
+
+XnnConvolution::~XnnConvolution() {
+#if NNAPI_HAVE_XNNPACK
+  if (op_) xnn_delete_operator(asOp(op_));
+#endif
+}
+
+bool XnnConvolution::create(const XnnConvConfig& c, const float* kernel, const float* bias,
+                            std::string* error) {
+#if NNAPI_HAVE_XNNPACK
+  if (!xnnpackAvailable()) {
+    *error = "XNNPACK unavailable";
+    return false;
+  }
+  const size_t inStride = c.groups * c.groupInputChannels;
+  const size_t outStride = c.groups * c.groupOutputChannels;
+  xnn_operator_t op = nullptr;
+  const xnn_status s = xnn_create_convolution2d_nhwc_f32(
+      c.padTop, c.padRight, c.padBottom, c.padLeft, c.kernelH, c.kernelW, c.strideH, c.strideW,
+      c.dilationH, c.dilationW, c.groups, c.groupInputChannels, c.groupOutputChannels, inStride,
+      outStride, kernel, bias, c.outputMin, c.outputMax,
+      c.depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &op);
+  if (s != xnn_status_success) {
+    *error = std::string("xnn_create_convolution2d_nhwc_f32: ") + xnnStatusName(s);
+    return false;
+  }
+  if (op_) xnn_delete_operator(asOp(op_));
+  op_ = op;
+  config_ = c;
+  lastInput_ = nullptr;
+  lastOutput_ = nullptr;
+  return true;
+#else
+  *error = "built without XNNPACK";
+  return false;
+#endif
+}
+
+bool XnnConvolution::run(size_t batches, size_t height, size_t width, const float* input,
+                         float* output, ThreadPool* pool, std::string* error) {
+#if NNAPI_HAVE_XNNPACK
+  std::lock_guard<std::mutex> lock(mutex_);
+  pthreadpool_t tp = xnnThreadPool(pool);
+  if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
+      input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
+    const xnn_status s = xnn_setup_convolution2d_nhwc_f32(asOp(op_), batches, height, width,
+                                                          input, output, tp);
+    if (s != xnn_status_success) {
+      lastInput_ = nullptr;
+      *error = std::string("xnn_setup_convolution2d_nhwc_f32: ") + xnnStatusName(s);
+      return false;
+    }
+    lastBatches_ = batches;
+    lastHeight_ = height;
+    lastWidth_ = width;
+    lastInput_ = input;
+    lastOutput_ = output;
+    lastPool_ = tp;
+  }
+  const xnn_status s = xnn_run_operator(asOp(op_), tp);
+  if (s != xnn_status_success) {
+    *error = std::string("xnn_run_operator: ") + xnnStatusName(s);
+    return false;
+  }
+  return true;
+#else
+  *error = "built without XNNPACK";
+  return false;
+#endif
+}
+
+XnnFullyConnected::~XnnFullyConnected() {
+#if NNAPI_HAVE_XNNPACK
+  if (op_) xnn_delete_operator(asOp(op_));
+#endif
+}
+
+bool XnnFullyConnected::create(size_t inputChannels, size_t outputChannels, const float* kernel,
+                               const float* bias, float outputMin, float outputMax,
+                               std::string* error) {
+#if NNAPI_HAVE_XNNPACK
+  if (!xnnpackAvailable()) {
+    *error = "XNNPACK unavailable";
+    return false;
+  }
+  xnn_operator_t op = nullptr;
+  const xnn_status s = xnn_create_fully_connected_nc_f32(inputChannels, outputChannels,
+                                                         inputChannels, outputChannels, kernel,
+                                                         bias, outputMin, outputMax, 0, &op);
+  if (s != xnn_status_success) {
+    *error = std::string("xnn_create_fully_connected_nc_f32: ") + xnnStatusName(s);
+    return false;
+  }
+  if (op_) xnn_delete_operator(asOp(op_));
+  op_ = op;
+  lastInput_ = nullptr;
+  lastOutput_ = nullptr;
+  return true;
+#else
+  *error = "built without XNNPACK";
+  return false;
+#endif
+}
+
+bool XnnFullyConnected::run(size_t batches, const float* input, float* output, ThreadPool* pool,
+                            std::string* error) {
+#if NNAPI_HAVE_XNNPACK
+  std::lock_guard<std::mutex> lock(mutex_);
+  pthreadpool_t tp = xnnThreadPool(pool);
+  if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
+    const xnn_status s = xnn_setup_fully_connected_nc_f32(asOp(op_), batches, input, output, tp);
+    if (s != xnn_status_success) {
+      lastInput_ = nullptr;
+      *error = std::string("xnn_setup_fully_connected_nc_f32: ") + xnnStatusName(s);
+      return false;
+    }
+    lastBatches_ = batches;
+    lastInput_ = input;
+    lastOutput_ = output;
+    lastPool_ = tp;
+  }
+  const xnn_status s = xnn_run_operator(asOp(op_), tp);
+  if (s != xnn_status_success) {
+    *error = std::string("xnn_run_operator: ") + xnnStatusName(s);
+    return false;
+  }
+  return true;
+#else
+  *error = "built without XNNPACK";
+  return false;
+#endif
+}
+
+}  // namespace nn

@@ -1,0 +1,103 @@
+// XNNPACK process-wide initialization and small RAII helpers for its operators.
+// Everything degrades to "not available" when the build has no XNNPACK
+// (NNAPI_HAVE_XNNPACK=0) or the CPU is unsupported, so callers keep a portable path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "cpu/thread_pool.h"
+
+#if NNAPI_HAVE_XNNPACK
+#include <xnnpack.h>
+#endif
+
+namespace nn {
+
+// Initializes XNNPACK on first use (thread-safe). False when it cannot be used; the
+// portable kernels must then be taken.
+bool xnnpackAvailable();
+
+// Set NNAPI_DISABLE_XNNPACK=1 in the environment to force the portable float kernels
+// (used to compare both paths).
+bool xnnpackDisabledByEnv();
+
+#if NNAPI_HAVE_XNNPACK
+struct XnnOperatorDeleter {
+  void operator()(xnn_operator* op) const {
+    if (op != nullptr) xnn_delete_operator(op);
+  }
+};
+using XnnOperatorPtr = std::unique_ptr<xnn_operator, XnnOperatorDeleter>;
+
+inline pthreadpool_t xnnThreadPool(ThreadPool* pool) {
+  return pool != nullptr ? pool->handle() : nullptr;
+}
+
+const char* xnnStatusName(xnn_status status);
+#endif
+
+// A float32 NHWC convolution (regular or depthwise) with weights packed once at creation.
+// run() is safe to call from several executions at once (they serialize on the operator).
+struct XnnConvConfig {
+  uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;
+  uint32_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  uint32_t groups = 1;
+  size_t groupInputChannels = 1, groupOutputChannels = 1;
+  float outputMin = 0, outputMax = 0;
+  bool depthwise = false;
+};
+
+class XnnConvolution {
+ public:
+  XnnConvolution() = default;
+  ~XnnConvolution();
+  XnnConvolution(const XnnConvolution&) = delete;
+  XnnConvolution& operator=(const XnnConvolution&) = delete;
+
+  // kernel: [groupOut][kh][kw][groupIn] for regular, [kh][kw][groups*groupOut] for depthwise.
+  bool create(const XnnConvConfig& config, const float* kernel, const float* bias,
+              std::string* error);
+  bool valid() const { return op_ != nullptr; }
+  const XnnConvConfig& config() const { return config_; }
+  bool run(size_t batches, size_t height, size_t width, const float* input, float* output,
+           ThreadPool* pool, std::string* error);
+
+ private:
+  std::mutex mutex_;
+  void* op_ = nullptr;
+  XnnConvConfig config_;
+  // Last setup; the indirection buffers stay valid while these are unchanged.
+  size_t lastBatches_ = 0, lastHeight_ = 0, lastWidth_ = 0;
+  const float* lastInput_ = nullptr;
+  float* lastOutput_ = nullptr;
+  void* lastPool_ = nullptr;
+};
+
+class XnnFullyConnected {
+ public:
+  XnnFullyConnected() = default;
+  ~XnnFullyConnected();
+  XnnFullyConnected(const XnnFullyConnected&) = delete;
+  XnnFullyConnected& operator=(const XnnFullyConnected&) = delete;
+
+  // kernel: [outputChannels][inputChannels]; bias may be null.
+  bool create(size_t inputChannels, size_t outputChannels, const float* kernel, const float* bias,
+              float outputMin, float outputMax, std::string* error);
+  bool valid() const { return op_ != nullptr; }
+  bool run(size_t batches, const float* input, float* output, ThreadPool* pool,
+           std::string* error);
+
+ private:
+  std::mutex mutex_;
+  void* op_ = nullptr;
+  size_t lastBatches_ = 0;
+  const float* lastInput_ = nullptr;
+  float* lastOutput_ = nullptr;
+  void* lastPool_ = nullptr;
+};
+
+}  // namespace nn

@@ -1,0 +1,261 @@
+// CONV_2D: explicit/implicit padding, NHWC/NCHW, dilation, fused activation; float32,
+// float16, quant8 asymm (per-tensor or per-channel filters) and quant8 asymm signed.
+//
+// Kernels: the reference device runs the direct loops of conv_util. Otherwise float32 goes
+// to XNNPACK with weights packed once at compilation when filter and bias are constants,
+// and to our packed GEMM when they are not (or XNNPACK is absent). Quant8 always uses our
+// int8 GEMM whose requantization is bit-exact with the reference.
+#include <memory>
+#include <mutex>
+
+#include "cpu/xnnpack_util.h"
+#include "ops/conv_util.h"
+
+namespace nn {
+namespace {
+
+using conv::Geometry;
+using conv::QuantParams;
+
+constexpr bool kDepthwise = false;
+
+struct ConvState : public OpState {
+  QuantParams quant;
+  bool quantReady = false;
+  conv::PackedQuantWeights quantWeights;  // constant quant8 filter
+  bool haveQuantWeights = false;
+  conv::PackedFloatWeights floatWeights;  // constant float16 filter, or float32 when XNNPACK can't
+  bool haveFloatWeights = false;
+  // XNNPACK (float32 with constant filter and bias). Recreated only if the padding changes
+  // (implicit padding with an input whose size is only known at execution).
+  std::mutex xnnMutex;
+  bool xnnEligible = false;
+  bool xnnFailed = false;
+  XnnConvolution xnn;
+};
+
+bool isQuant(OperandType t) {
+  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+bool constantInput(const OpContext& ctx, uint32_t i) {
+  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
+}
+
+XnnConvConfig xnnConfig(const Geometry& g) {
+  XnnConvConfig c;
+  c.padTop = g.p.padTop;
+  c.padRight = g.p.padRight;
+  c.padBottom = g.p.padBottom;
+  c.padLeft = g.p.padLeft;
+  c.kernelH = g.filterH;
+  c.kernelW = g.filterW;
+  c.strideH = g.p.strideH;
+  c.strideW = g.p.strideW;
+  c.dilationH = g.p.dilationH;
+  c.dilationW = g.p.dilationW;
+  c.groups = 1;
+  c.groupInputChannels = g.inC;
+  c.groupOutputChannels = g.outC;
+  activationRangeFloat(g.p.activation, &c.outputMin, &c.outputMax);
+  return c;
+}
+
+bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
+  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
+         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
+         a.strideH == b.strideH && a.strideW == b.strideW && a.dilationH == b.dilationH &&
+         a.dilationW == b.dilationW && a.groupInputChannels == b.groupInputChannels &&
+         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
+         a.outputMax == b.outputMax;
+}
+
+Status validate(ValidationContext& c) { return conv::validateConv(c, kDepthwise); }
+
+Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
+  std::string error;
+  if (!conv::computeQuantParams(ctx.inputShape(0), ctx.inputShape(1), ctx.inputShape(2),
+                                ctx.outputShape(0), g.p.activation, g.outC, q, &error))
+    return ctx.fail("%s", error.c_str());
+  return kOk;
+}
+
+Status prepare(OpContext& ctx) {
+  Geometry g;
+  const Status s = conv::resolveGeometry(ctx, kDepthwise, &g);
+  if (s != kOk) return s;
+  if (isQuant(ctx.inputType(0))) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
+  }
+  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
+  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+}
+
+void packFloatFilter(OpContext& ctx, const Geometry& g, conv::PackedFloatWeights* out) {
+  const uint32_t k = g.filterH * g.filterW * g.inC;
+  if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16) {
+    std::vector<float> f(static_cast<size_t>(g.outC) * k);
+    conv::halfToFloat(ctx.input<Half>(1), f.data(), f.size());
+    conv::packFloatWeights(f.data(), g.outC, k, out);
+  } else {
+    conv::packFloatWeights(ctx.input<float>(1), g.outC, k, out);
+  }
+}
+
+void packQuantFilter(OpContext& ctx, const Geometry& g, conv::PackedQuantWeights* out) {
+  const Shape& f = ctx.inputShape(1);
+  const bool unsignedFilter = f.type == OperandType::TENSOR_QUANT8_ASYMM;
+  const int32_t zero = f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL ? 0 : f.zeroPoint;
+  conv::packQuantWeights(ctx.inputData(1), unsignedFilter, zero, g.outC,
+                         g.filterH * g.filterW * g.inC, out);
+}
+
+Status init(OpContext& ctx) {
+  if (ctx.useReferenceKernels()) return kOk;
+  // The geometry needs the input shape and every scalar; without them nothing is prepared
+  // here and execution packs per run.
+  if (!ctx.inputSlot(0).shapeKnown || !ctx.inputSlot(1).shapeKnown) return kOk;
+  Geometry g;
+  if (conv::resolveGeometry(ctx, kDepthwise, &g) != kOk) return kOk;
+  auto st = std::make_unique<ConvState>();
+  const OperandType type = ctx.inputType(0);
+  const bool filterConst = constantInput(ctx, 1);
+  const bool biasConst = constantInput(ctx, 2);
+  if (isQuant(type)) {
+    st->quantReady = quantParamsFor(ctx, g, &st->quant) == kOk;
+    if (filterConst) {
+      packQuantFilter(ctx, g, &st->quantWeights);
+      st->haveQuantWeights = true;
+    }
+  } else if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst &&
+             xnnpackAvailable()) {
+    st->xnnEligible = true;
+    std::string error;
+    if (!st->xnn.create(xnnConfig(g), ctx.input<float>(1), ctx.input<float>(2), &error)) {
+      logInfo("CONV_2D: XNNPACK rejected the operator (%s); using the portable kernel",
+                  error.c_str());
+      st->xnnFailed = true;
+    }
+  }
+  if (!isQuant(type) && filterConst && !(st->xnnEligible && !st->xnnFailed)) {
+    packFloatFilter(ctx, g, &st->floatWeights);
+    st->haveFloatWeights = true;
+  }
+  ctx.setState(std::move(st));
+  return kOk;
+}
+
+Status executeFloat32(OpContext& ctx, const Geometry& g, ConvState* st, const float* in,
+                      float* out) {
+  const float* filter = ctx.input<float>(1);
+  const float* bias = ctx.input<float>(2);
+  if (ctx.useReferenceKernels()) {
+    conv::refConvFloat(g, in, filter, bias, out);
+    return kOk;
+  }
+  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
+    std::lock_guard<std::mutex> lock(st->xnnMutex);
+    const XnnConvConfig want = xnnConfig(g);
+    std::string error;
+    bool ok = st->xnn.valid() && sameConfig(st->xnn.config(), want);
+    if (!ok) ok = st->xnn.create(want, filter, bias, &error);
+    if (ok && st->xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), &error))
+      return kOk;
+    logInfo("CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+    st->xnnFailed = true;
+  }
+  if (st != nullptr && st->haveFloatWeights) {
+    conv::fastConvFloat(g, in, st->floatWeights, bias, out, ctx.threadPool());
+    return kOk;
+  }
+  conv::PackedFloatWeights w;
+  packFloatFilter(ctx, g, &w);
+  conv::fastConvFloat(g, in, w, bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status executeFloat16(OpContext& ctx, const Geometry& g, ConvState* st, const Half* in,
+                      Half* out) {
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC);
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
+  if (ctx.useReferenceKernels()) {
+    std::vector<float> filter(ctx.inputShape(1).count());
+    conv::halfToFloat(ctx.input<Half>(1), filter.data(), filter.size());
+    conv::refConvFloat(g, input.data(), filter.data(), bias.data(), output.data());
+  } else if (st != nullptr && st->haveFloatWeights) {
+    conv::fastConvFloat(g, input.data(), st->floatWeights, bias.data(), output.data(),
+                        ctx.threadPool());
+  } else {
+    conv::PackedFloatWeights w;
+    packFloatFilter(ctx, g, &w);
+    conv::fastConvFloat(g, input.data(), w, bias.data(), output.data(), ctx.threadPool());
+  }
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+Status executeQuant(OpContext& ctx, const Geometry& g, ConvState* st, const void* in,
+                    void* out) {
+  QuantParams local;
+  const QuantParams* q = &local;
+  if (st != nullptr && st->quantReady) {
+    q = &st->quant;
+  } else {
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &local));
+  }
+  const OperandType type = ctx.inputType(0);
+  const OperandType filterType = ctx.inputType(1);
+  const int32_t* bias = ctx.input<int32_t>(2);
+  if (ctx.useReferenceKernels()) {
+    if (type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+      conv::refConvQuant(g, *q, static_cast<const int8_t*>(in), ctx.input<int8_t>(1), bias,
+                         static_cast<int8_t*>(out));
+    } else if (filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      conv::refConvQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<int8_t>(1), bias,
+                         static_cast<uint8_t*>(out));
+    } else {
+      conv::refConvQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<uint8_t>(1), bias,
+                         static_cast<uint8_t*>(out));
+    }
+    return kOk;
+  }
+  const bool signedData = type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  if (st != nullptr && st->haveQuantWeights) {
+    conv::fastConvQuant(g, *q, signedData, in, st->quantWeights, bias, out, ctx.threadPool());
+    return kOk;
+  }
+  conv::PackedQuantWeights w;
+  packQuantFilter(ctx, g, &w);
+  conv::fastConvQuant(g, *q, signedData, in, w, bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status execute(OpContext& ctx) {
+  Geometry g;
+  NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  ConvState* st = static_cast<ConvState*>(ctx.state());
+  return conv::withNhwcBuffers(ctx, g, [&](const void* in, void* out) -> Status {
+    switch (ctx.inputType(0)) {
+      case OperandType::TENSOR_FLOAT32:
+        return executeFloat32(ctx, g, st, static_cast<const float*>(in), static_cast<float*>(out));
+      case OperandType::TENSOR_FLOAT16:
+        return executeFloat16(ctx, g, st, static_cast<const Half*>(in), static_cast<Half*>(out));
+      case OperandType::TENSOR_QUANT8_ASYMM:
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return executeQuant(ctx, g, st, in, out);
+      default:
+        return ctx.fail("unsupported input type %s", toString(ctx.inputType(0)));
+    }
+  });
+}
+
+}  // namespace
+
+NN_REGISTER_OPERATION_WITH_INIT(CONV_2D, validate, prepare, execute, init);
+
+}  // namespace nn

@@ -1,0 +1,243 @@
+// DEPTHWISE_CONV_2D: explicit/implicit padding, depth multiplier, NHWC/NCHW, dilation, fused
+// activation; float32, float16, quant8 asymm (per-tensor or per-channel filters) and quant8
+// asymm signed.
+//
+// Kernels: the reference device runs the direct loops of conv_util. Otherwise float32 goes
+// to XNNPACK (weights packed at compilation) when filter and bias are constants, else to a
+// channel-vectorized loop; quant8 uses the same loop shape in int32 with the filter's zero
+// point removed once, and requantizes exactly like the reference.
+#include <memory>
+#include <mutex>
+
+#include "cpu/xnnpack_util.h"
+#include "ops/conv_util.h"
+
+namespace nn {
+namespace {
+
+using conv::Geometry;
+using conv::QuantParams;
+
+constexpr bool kDepthwise = true;
+
+struct DepthwiseState : public OpState {
+  QuantParams quant;
+  bool quantReady = false;
+  std::vector<int16_t> filterMinusZero;  // constant quant8 filter, zero point removed
+  std::vector<float> floatFilter;        // constant float16 filter, widened
+  std::mutex xnnMutex;
+  bool xnnEligible = false;
+  bool xnnFailed = false;
+  XnnConvolution xnn;
+};
+
+bool isQuant(OperandType t) {
+  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+bool constantInput(const OpContext& ctx, uint32_t i) {
+  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
+}
+
+XnnConvConfig xnnConfig(const Geometry& g) {
+  XnnConvConfig c;
+  c.padTop = g.p.padTop;
+  c.padRight = g.p.padRight;
+  c.padBottom = g.p.padBottom;
+  c.padLeft = g.p.padLeft;
+  c.kernelH = g.filterH;
+  c.kernelW = g.filterW;
+  c.strideH = g.p.strideH;
+  c.strideW = g.p.strideW;
+  c.dilationH = g.p.dilationH;
+  c.dilationW = g.p.dilationW;
+  c.groups = g.inC;
+  c.groupInputChannels = 1;
+  c.groupOutputChannels = static_cast<size_t>(g.p.depthMultiplier);
+  c.depthwise = true;
+  activationRangeFloat(g.p.activation, &c.outputMin, &c.outputMax);
+  return c;
+}
+
+bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
+  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
+         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
+         a.strideH == b.strideH && a.strideW == b.strideW && a.dilationH == b.dilationH &&
+         a.dilationW == b.dilationW && a.groups == b.groups &&
+         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
+         a.outputMax == b.outputMax;
+}
+
+Status validate(ValidationContext& c) { return conv::validateConv(c, kDepthwise); }
+
+Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
+  std::string error;
+  if (!conv::computeQuantParams(ctx.inputShape(0), ctx.inputShape(1), ctx.inputShape(2),
+                                ctx.outputShape(0), g.p.activation, g.outC, q, &error))
+    return ctx.fail("%s", error.c_str());
+  return kOk;
+}
+
+Status prepare(OpContext& ctx) {
+  Geometry g;
+  const Status s = conv::resolveGeometry(ctx, kDepthwise, &g);
+  if (s != kOk) return s;
+  if (isQuant(ctx.inputType(0))) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
+  }
+  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
+  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+}
+
+void filterMinusZero(OpContext& ctx, std::vector<int16_t>* out) {
+  const Shape& f = ctx.inputShape(1);
+  out->resize(f.count());
+  if (f.type == OperandType::TENSOR_QUANT8_ASYMM)
+    conv::depthwiseFilterMinusZero(ctx.input<uint8_t>(1), out->size(), f.zeroPoint, out->data());
+  else if (f.type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+    conv::depthwiseFilterMinusZero(ctx.input<int8_t>(1), out->size(), f.zeroPoint, out->data());
+  else  // per-channel symmetric: zero point 0
+    conv::depthwiseFilterMinusZero(ctx.input<int8_t>(1), out->size(), 0, out->data());
+}
+
+Status init(OpContext& ctx) {
+  if (ctx.useReferenceKernels()) return kOk;
+  if (!ctx.inputSlot(0).shapeKnown || !ctx.inputSlot(1).shapeKnown) return kOk;
+  Geometry g;
+  if (conv::resolveGeometry(ctx, kDepthwise, &g) != kOk) return kOk;
+  auto st = std::make_unique<DepthwiseState>();
+  const OperandType type = ctx.inputType(0);
+  const bool filterConst = constantInput(ctx, 1);
+  const bool biasConst = constantInput(ctx, 2);
+  if (isQuant(type)) {
+    st->quantReady = quantParamsFor(ctx, g, &st->quant) == kOk;
+    if (filterConst) filterMinusZero(ctx, &st->filterMinusZero);
+  } else if (type == OperandType::TENSOR_FLOAT16) {
+    if (filterConst) {
+      st->floatFilter.resize(ctx.inputShape(1).count());
+      conv::halfToFloat(ctx.input<Half>(1), st->floatFilter.data(), st->floatFilter.size());
+    }
+  } else if (filterConst && biasConst && xnnpackAvailable()) {
+    st->xnnEligible = true;
+    std::string error;
+    if (!st->xnn.create(xnnConfig(g), ctx.input<float>(1), ctx.input<float>(2), &error)) {
+      logInfo("DEPTHWISE_CONV_2D: XNNPACK rejected the operator (%s); using the portable kernel",
+              error.c_str());
+      st->xnnFailed = true;
+    }
+  }
+  ctx.setState(std::move(st));
+  return kOk;
+}
+
+Status executeFloat32(OpContext& ctx, const Geometry& g, DepthwiseState* st, const float* in,
+                      float* out) {
+  const float* filter = ctx.input<float>(1);
+  const float* bias = ctx.input<float>(2);
+  if (ctx.useReferenceKernels()) {
+    conv::refDepthwiseFloat(g, in, filter, bias, out);
+    return kOk;
+  }
+  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
+    std::lock_guard<std::mutex> lock(st->xnnMutex);
+    const XnnConvConfig want = xnnConfig(g);
+    std::string error;
+    bool ok = st->xnn.valid() && sameConfig(st->xnn.config(), want);
+    if (!ok) ok = st->xnn.create(want, filter, bias, &error);
+    if (ok && st->xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), &error))
+      return kOk;
+    logInfo("DEPTHWISE_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+    st->xnnFailed = true;
+  }
+  conv::fastDepthwiseFloat(g, in, filter, bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status executeFloat16(OpContext& ctx, const Geometry& g, DepthwiseState* st, const Half* in,
+                      Half* out) {
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC), localFilter;
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
+  const float* filter = nullptr;
+  if (st != nullptr && !st->floatFilter.empty()) {
+    filter = st->floatFilter.data();
+  } else {
+    localFilter.resize(ctx.inputShape(1).count());
+    conv::halfToFloat(ctx.input<Half>(1), localFilter.data(), localFilter.size());
+    filter = localFilter.data();
+  }
+  if (ctx.useReferenceKernels())
+    conv::refDepthwiseFloat(g, input.data(), filter, bias.data(), output.data());
+  else
+    conv::fastDepthwiseFloat(g, input.data(), filter, bias.data(), output.data(),
+                             ctx.threadPool());
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const void* in,
+                    void* out) {
+  QuantParams local;
+  const QuantParams* q = &local;
+  if (st != nullptr && st->quantReady) {
+    q = &st->quant;
+  } else {
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &local));
+  }
+  const OperandType type = ctx.inputType(0);
+  const OperandType filterType = ctx.inputType(1);
+  const int32_t* bias = ctx.input<int32_t>(2);
+  if (ctx.useReferenceKernels()) {
+    if (type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+      conv::refDepthwiseQuant(g, *q, static_cast<const int8_t*>(in), ctx.input<int8_t>(1), bias,
+                              static_cast<int8_t*>(out));
+    } else if (filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      conv::refDepthwiseQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<int8_t>(1), bias,
+                              static_cast<uint8_t*>(out));
+    } else {
+      conv::refDepthwiseQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<uint8_t>(1),
+                              bias, static_cast<uint8_t*>(out));
+    }
+    return kOk;
+  }
+  std::vector<int16_t> localFilter;
+  const int16_t* filter = nullptr;
+  if (st != nullptr && !st->filterMinusZero.empty()) {
+    filter = st->filterMinusZero.data();
+  } else {
+    filterMinusZero(ctx, &localFilter);
+    filter = localFilter.data();
+  }
+  conv::fastDepthwiseQuant(g, *q, type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED, in, filter,
+                           bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status execute(OpContext& ctx) {
+  Geometry g;
+  NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  DepthwiseState* st = static_cast<DepthwiseState*>(ctx.state());
+  return conv::withNhwcBuffers(ctx, g, [&](const void* in, void* out) -> Status {
+    switch (ctx.inputType(0)) {
+      case OperandType::TENSOR_FLOAT32:
+        return executeFloat32(ctx, g, st, static_cast<const float*>(in), static_cast<float*>(out));
+      case OperandType::TENSOR_FLOAT16:
+        return executeFloat16(ctx, g, st, static_cast<const Half*>(in), static_cast<Half*>(out));
+      case OperandType::TENSOR_QUANT8_ASYMM:
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return executeQuant(ctx, g, st, in, out);
+      default:
+        return ctx.fail("unsupported input type %s", toString(ctx.inputType(0)));
+    }
+  });
+}
+
+}  // namespace
+
+NN_REGISTER_OPERATION_WITH_INIT(DEPTHWISE_CONV_2D, validate, prepare, execute, init);
+
+}  // namespace nn

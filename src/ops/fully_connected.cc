@@ -1,0 +1,289 @@
+// FULLY_CONNECTED: output = activation(input * weights' + bias), the input flattened to
+// [batch_size, input_size]; float32, float16, quant8 asymm and quant8 asymm signed.
+//
+// Kernels: the reference device runs plain dot products. Otherwise float32 uses XNNPACK
+// (weights packed at compilation) when weights and bias are constants, else our packed
+// float GEMM; quant8 uses the int8 GEMM shared with CONV_2D (exact requantization).
+#include <memory>
+#include <mutex>
+
+#include "cpu/xnnpack_util.h"
+#include "ops/conv_util.h"
+
+namespace nn {
+namespace {
+
+using conv::QuantParams;
+
+constexpr uint32_t kInput = 0, kWeights = 1, kBias = 2, kActivation = 3;
+
+struct FcState : public OpState {
+  QuantParams quant;
+  bool quantReady = false;
+  conv::PackedQuantWeights quantWeights;
+  bool haveQuantWeights = false;
+  conv::PackedFloatWeights floatWeights;
+  bool haveFloatWeights = false;
+  std::mutex xnnMutex;
+  bool xnnEligible = false;
+  bool xnnFailed = false;
+  int32_t xnnActivation = -1;
+  XnnFullyConnected xnn;
+};
+
+bool isQuant(OperandType t) {
+  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+bool constantInput(const OpContext& ctx, uint32_t i) {
+  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
+}
+
+Status validate(ValidationContext& c) {
+  NN_RETURN_IF_ERROR(c.checkInputCount(4, 4));
+  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
+  const OperandType type = c.inputType(kInput);
+  switch (type) {
+    case OperandType::TENSOR_FLOAT32:
+    case OperandType::TENSOR_QUANT8_ASYMM:
+      break;
+    case OperandType::TENSOR_FLOAT16:
+      c.requireFeatureLevel(kFeatureLevel3);
+      break;
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+      c.requireFeatureLevel(kFeatureLevel4);
+      break;
+    default:
+      return c.fail(
+          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
+          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
+          toString(type));
+  }
+  for (uint32_t i = 0; i < 4; ++i)
+    if (c.isOmitted(i)) return c.fail("input %u is required", i);
+  NN_RETURN_IF_ERROR(c.checkInputTypes(
+      {type, type, isQuant(type) ? OperandType::TENSOR_INT32 : type, OperandType::INT32}));
+  NN_RETURN_IF_ERROR(c.checkOutputTypes({type}));
+  const Operand& input = c.input(kInput);
+  if (!input.dimensions.empty() && (input.dimensions.size() < 2 || input.dimensions.size() > 4))
+    return c.fail("input 0: rank must be 2 to 4, got %zu", input.dimensions.size());
+  NN_RETURN_IF_ERROR(c.checkInputRank(kWeights, 2));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kBias, 1));
+  int32_t activation = 0;
+  if (c.constantScalar(kActivation, &activation) && !isValidFusedActivation(activation))
+    return c.fail("input 3 (fused activation) must be 0..3, got %d", activation);
+  if (isQuant(type)) {
+    // Before feature level 3 the output scale had to exceed input.scale * weights.scale.
+    if (!(c.output(0).scale > input.scale * c.input(kWeights).scale))
+      c.requireFeatureLevel(kFeatureLevel3);
+  }
+  return kOk;
+}
+
+struct FcShape {
+  uint32_t batches = 0, units = 0, inputSize = 0;
+  int32_t activation = 0;
+};
+
+Status resolve(OpContext& ctx, FcShape* s) {
+  if (!ctx.hasInputData(kActivation)) return kDeferred;
+  s->activation = ctx.scalar<int32_t>(kActivation);
+  if (!isValidFusedActivation(s->activation))
+    return ctx.fail("input 3 (fused activation) must be 0..3, got %d", s->activation);
+  const Shape& input = ctx.inputShape(kInput);
+  const Shape& weights = ctx.inputShape(kWeights);
+  const Shape& bias = ctx.inputShape(kBias);
+  if (input.rank() < 2 || input.rank() > 4)
+    return ctx.fail("input 0: rank must be 2 to 4, got %u", input.rank());
+  if (weights.rank() != 2) return ctx.fail("input 1 (weights): expected rank 2, got %u", weights.rank());
+  if (bias.rank() != 1) return ctx.fail("input 2 (bias): expected rank 1, got %u", bias.rank());
+  s->units = weights.dim(0);
+  s->inputSize = weights.dim(1);
+  if (s->units == 0 || s->inputSize == 0)
+    return ctx.fail("input 1 (weights): dimensions must be non-zero, got %s",
+                    toString(weights.dims).c_str());
+  const uint64_t elements = input.count();
+  if (elements % s->inputSize != 0)
+    return ctx.fail("input 0: %llu elements (shape %s) are not a multiple of input_size %u",
+                    static_cast<unsigned long long>(elements), toString(input.dims).c_str(),
+                    s->inputSize);
+  s->batches = static_cast<uint32_t>(elements / s->inputSize);
+  if (bias.dim(0) != s->units)
+    return ctx.fail("input 2 (bias): size %u does not match num_units %u", bias.dim(0), s->units);
+  return kOk;
+}
+
+Status quantParamsFor(OpContext& ctx, const FcShape& s, QuantParams* q) {
+  std::string error;
+  if (!conv::computeQuantParams(ctx.inputShape(kInput), ctx.inputShape(kWeights),
+                                ctx.inputShape(kBias), ctx.outputShape(0), s.activation, s.units,
+                                q, &error))
+    return ctx.fail("%s", error.c_str());
+  return kOk;
+}
+
+Status prepare(OpContext& ctx) {
+  FcShape s;
+  const Status st = resolve(ctx, &s);
+  if (st != kOk) return st;
+  if (isQuant(ctx.inputType(kInput))) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, s, &q));
+  }
+  return ctx.setOutputDims(0, {s.batches, s.units});
+}
+
+void packFloat(OpContext& ctx, const FcShape& s, conv::PackedFloatWeights* out) {
+  if (ctx.inputType(kWeights) == OperandType::TENSOR_FLOAT16) {
+    std::vector<float> w(static_cast<size_t>(s.units) * s.inputSize);
+    conv::halfToFloat(ctx.input<Half>(kWeights), w.data(), w.size());
+    conv::packFloatWeights(w.data(), s.units, s.inputSize, out);
+  } else {
+    conv::packFloatWeights(ctx.input<float>(kWeights), s.units, s.inputSize, out);
+  }
+}
+
+void packQuant(OpContext& ctx, const FcShape& s, conv::PackedQuantWeights* out) {
+  const Shape& w = ctx.inputShape(kWeights);
+  conv::packQuantWeights(ctx.inputData(kWeights), w.type == OperandType::TENSOR_QUANT8_ASYMM,
+                         w.zeroPoint, s.units, s.inputSize, out);
+}
+
+Status init(OpContext& ctx) {
+  if (ctx.useReferenceKernels()) return kOk;
+  if (!constantInput(ctx, kWeights) || !ctx.hasInputData(kActivation)) return kOk;
+  FcShape s;
+  // The batch count needs the input shape; weights and units do not.
+  s.activation = ctx.scalar<int32_t>(kActivation);
+  const Shape& weights = ctx.inputShape(kWeights);
+  if (weights.rank() != 2 || weights.dim(0) == 0 || weights.dim(1) == 0 ||
+      !isValidFusedActivation(s.activation))
+    return kOk;
+  s.units = weights.dim(0);
+  s.inputSize = weights.dim(1);
+  auto st = std::make_unique<FcState>();
+  const OperandType type = ctx.inputType(kInput);
+  if (isQuant(type)) {
+    if (ctx.inputShape(kBias).rank() == 1 && ctx.inputShape(kBias).dim(0) == s.units)
+      st->quantReady = quantParamsFor(ctx, s, &st->quant) == kOk;
+    packQuant(ctx, s, &st->quantWeights);
+    st->haveQuantWeights = true;
+  } else if (type == OperandType::TENSOR_FLOAT32 && constantInput(ctx, kBias) &&
+             ctx.inputShape(kBias).count() == s.units && xnnpackAvailable()) {
+    st->xnnEligible = true;
+    float lo, hi;
+    activationRangeFloat(s.activation, &lo, &hi);
+    std::string error;
+    if (st->xnn.create(s.inputSize, s.units, ctx.input<float>(kWeights),
+                       ctx.input<float>(kBias), lo, hi, &error)) {
+      st->xnnActivation = s.activation;
+    } else {
+      logInfo("FULLY_CONNECTED: XNNPACK rejected the operator (%s); using the portable kernel",
+              error.c_str());
+      st->xnnFailed = true;
+    }
+  }
+  if (!isQuant(type) && !(st->xnnEligible && !st->xnnFailed)) {
+    packFloat(ctx, s, &st->floatWeights);
+    st->haveFloatWeights = true;
+  }
+  ctx.setState(std::move(st));
+  return kOk;
+}
+
+Status executeFloat(OpContext& ctx, const FcShape& s, FcState* st, const float* in,
+                    const float* bias, float* out) {
+  if (ctx.useReferenceKernels()) {
+    std::vector<float> widened;
+    const float* weights = ctx.input<float>(kWeights);
+    if (ctx.inputType(kWeights) == OperandType::TENSOR_FLOAT16) {
+      widened.resize(static_cast<size_t>(s.units) * s.inputSize);
+      conv::halfToFloat(ctx.input<Half>(kWeights), widened.data(), widened.size());
+      weights = widened.data();
+    }
+    conv::refFullyConnectedFloat(s.batches, s.units, s.inputSize, s.activation, in, weights, bias,
+                                 out);
+    return kOk;
+  }
+  if (st != nullptr && st->xnnEligible && !st->xnnFailed && s.activation == st->xnnActivation) {
+    std::lock_guard<std::mutex> lock(st->xnnMutex);
+    std::string error;
+    if (st->xnn.run(s.batches, in, out, ctx.threadPool(), &error)) return kOk;
+    logInfo("FULLY_CONNECTED: XNNPACK failed (%s); using the portable kernel", error.c_str());
+    st->xnnFailed = true;
+  }
+  if (st != nullptr && st->haveFloatWeights) {
+    conv::fastFullyConnectedFloat(s.batches, s.activation, in, st->floatWeights, bias, out,
+                                  ctx.threadPool());
+    return kOk;
+  }
+  conv::PackedFloatWeights w;
+  packFloat(ctx, s, &w);
+  conv::fastFullyConnectedFloat(s.batches, s.activation, in, w, bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status executeQuant(OpContext& ctx, const FcShape& s, FcState* st) {
+  QuantParams local;
+  const QuantParams* q = &local;
+  if (st != nullptr && st->quantReady) {
+    q = &st->quant;
+  } else {
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, s, &local));
+  }
+  const bool signedData = ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  const int32_t* bias = ctx.input<int32_t>(kBias);
+  if (ctx.useReferenceKernels()) {
+    if (signedData)
+      conv::refFullyConnectedQuant(s.batches, s.units, s.inputSize, *q, ctx.input<int8_t>(kInput),
+                                   ctx.input<int8_t>(kWeights), bias, ctx.output<int8_t>(0));
+    else
+      conv::refFullyConnectedQuant(s.batches, s.units, s.inputSize, *q,
+                                   ctx.input<uint8_t>(kInput), ctx.input<uint8_t>(kWeights), bias,
+                                   ctx.output<uint8_t>(0));
+    return kOk;
+  }
+  if (st != nullptr && st->haveQuantWeights) {
+    conv::fastFullyConnectedQuant(s.batches, *q, signedData, ctx.inputData(kInput),
+                                  st->quantWeights, bias, ctx.outputData(0), ctx.threadPool());
+    return kOk;
+  }
+  conv::PackedQuantWeights w;
+  packQuant(ctx, s, &w);
+  conv::fastFullyConnectedQuant(s.batches, *q, signedData, ctx.inputData(kInput), w, bias,
+                                ctx.outputData(0), ctx.threadPool());
+  return kOk;
+}
+
+Status execute(OpContext& ctx) {
+  FcShape s;
+  NN_RETURN_IF_ERROR(resolve(ctx, &s));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  FcState* st = static_cast<FcState*>(ctx.state());
+  switch (ctx.inputType(kInput)) {
+    case OperandType::TENSOR_FLOAT32:
+      return executeFloat(ctx, s, st, ctx.input<float>(kInput), ctx.input<float>(kBias),
+                          ctx.output<float>(0));
+    case OperandType::TENSOR_FLOAT16: {
+      const size_t inCount = static_cast<size_t>(s.batches) * s.inputSize;
+      const size_t outCount = static_cast<size_t>(s.batches) * s.units;
+      std::vector<float> in(inCount), bias(s.units), out(outCount);
+      conv::halfToFloat(ctx.input<Half>(kInput), in.data(), inCount);
+      conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), s.units);
+      NN_RETURN_IF_ERROR(executeFloat(ctx, s, st, in.data(), bias.data(), out.data()));
+      conv::floatToHalf(out.data(), ctx.output<Half>(0), outCount);
+      return kOk;
+    }
+    case OperandType::TENSOR_QUANT8_ASYMM:
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+      return executeQuant(ctx, s, st);
+    default:
+      return ctx.fail("unsupported input type %s", toString(ctx.inputType(kInput)));
+  }
+}
+
+}  // namespace
+
+NN_REGISTER_OPERATION_WITH_INIT(FULLY_CONNECTED, validate, prepare, execute, init);
+
+}  // namespace nn

@@ -1,0 +1,164 @@
+// MEAN over a set of axes. Like the NNAPI reference, each output accumulates its inputs in
+// row-major input order (float: in float32; 8-bit: exact int32 sum), then divides by the
+// number of reduced elements (8-bit: integer division rounding down). Input and output
+// must share the quantization (per the spec), so no requantization is involved.
+#include "ops/shape_util.h"
+
+namespace nn {
+namespace {
+
+using namespace shape_ops;
+
+Status validateMean(ValidationContext& c) {
+  NN_RETURN_IF_ERROR(c.checkInputCount(3, 3));
+  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
+  c.requireFeatureLevel(kFeatureLevel2);
+  NN_RETURN_IF_ERROR(checkTensorTypeSince(
+      c, 0, {{kF32, kFeatureLevel2}, {kQ8, kFeatureLevel2}, {kF16, kFeatureLevel3},
+             {kQ8S, kFeatureLevel4}}));
+  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(0, 4));
+  NN_RETURN_IF_ERROR(requirePresent(c, 1));
+  NN_RETURN_IF_ERROR(c.checkInputType(1, kI32));
+  NN_RETURN_IF_ERROR(c.checkInputRank(1, 1));
+  NN_RETURN_IF_ERROR(requirePresent(c, 2));
+  NN_RETURN_IF_ERROR(c.checkInputType(2, OperandType::INT32));
+  NN_RETURN_IF_ERROR(checkOutputLikeInput(c, 0, 0));
+  const int32_t rank = static_cast<int32_t>(c.input(0).dimensions.size());
+  if (rank > 0) {
+    if (const void* p = c.constantData(1)) {
+      const size_t n = c.input(1).location.length / sizeof(int32_t);
+      for (size_t i = 0; i < n; ++i) {
+        int32_t v;
+        memcpy(&v, static_cast<const uint8_t*>(p) + i * 4, 4);
+        if (v < -rank || v >= rank)
+          return c.fail("input 1 (axes): entry %zu is %d, out of range [%d, %d)", i, v, -rank,
+                        rank);
+      }
+    }
+  }
+  return kOk;
+}
+
+// reduced[i] is true for every input dimension being averaged.
+Status resolveAxes(OpContext& ctx, std::vector<bool>* reduced, bool* keepDims) {
+  if (!ctx.hasInputData(1) || !ctx.hasInputData(2)) return kDeferred;
+  const int32_t rank = static_cast<int32_t>(ctx.inputShape(0).rank());
+  if (rank > 4) return ctx.fail("input 0: rank %d exceeds the maximum 4", rank);
+  if (ctx.inputShape(1).rank() != 1)
+    return ctx.fail("input 1 (axes): expected a 1-D tensor, got rank %u", ctx.inputShape(1).rank());
+  reduced->assign(rank, false);
+  for (int32_t a : readInt32Vector(ctx, 1)) {
+    if (a < -rank || a >= rank)
+      return ctx.fail("input 1 (axes): axis %d is out of range [%d, %d)", a, -rank, rank);
+    (*reduced)[a < 0 ? a + rank : a] = true;  // duplicates collapse
+  }
+  *keepDims = ctx.scalar<int32_t>(2) > 0;
+  return kOk;
+}
+
+Status prepareMean(OpContext& ctx) {
+  std::vector<bool> reduced;
+  bool keepDims = false;
+  NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
+  const Dims& in = ctx.inputShape(0).dims;
+  Dims out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!reduced[i]) out.push_back(in[i]);
+    else if (keepDims) out.push_back(1);
+  }
+  if (out.empty()) out.push_back(1);
+  return ctx.setOutputDims(0, std::move(out));
+}
+
+// Walks the input in row-major order; outStride[k] is 0 for reduced dimensions.
+template <typename In, typename Acc>
+void accumulate(const In* src, Acc* acc, const uint32_t d[4], const size_t os[4]) {
+  for (uint32_t a = 0; a < d[0]; ++a)
+    for (uint32_t b = 0; b < d[1]; ++b)
+      for (uint32_t c = 0; c < d[2]; ++c) {
+        Acc* o = acc + a * os[0] + b * os[1] + c * os[2];
+        if (os[3] == 0) {
+          Acc s = o[0];
+          for (uint32_t e = 0; e < d[3]; ++e) s += static_cast<Acc>(*src++);
+          o[0] = s;
+        } else {
+          for (uint32_t e = 0; e < d[3]; ++e) o[e] += static_cast<Acc>(*src++);
+        }
+      }
+}
+
+Status executeMean(OpContext& ctx) {
+  const Shape& inShape = ctx.inputShape(0);
+  const Shape& outShape = ctx.outputShape(0);
+  const size_t outCount = static_cast<size_t>(outShape.count());
+  if (outCount == 0) return kOk;
+  std::vector<bool> reduced;
+  bool keepDims = false;
+  NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
+  const size_t rank = inShape.rank();
+  // Output strides over the input's dimensions (reduced ones contribute nothing).
+  uint32_t d[4] = {1, 1, 1, 1};
+  size_t os[4] = {0, 0, 0, 0};
+  size_t stride = 1;
+  uint64_t reducedCount = 1;
+  for (size_t i = rank; i-- > 0;) {
+    d[4 - rank + i] = inShape.dims[i];
+    if (reduced[i]) {
+      reducedCount *= inShape.dims[i];
+    } else {
+      os[4 - rank + i] = stride;
+      stride *= inShape.dims[i];
+    }
+  }
+  const bool empty = inShape.count() == 0;
+  switch (inShape.type) {
+    case OperandType::TENSOR_FLOAT32: {
+      float* out = ctx.output<float>(0);
+      std::fill(out, out + outCount, 0.f);
+      if (!empty) accumulate(ctx.input<float>(0), out, d, os);
+      if (reducedCount > 0)
+        for (size_t i = 0; i < outCount; ++i) out[i] = out[i] / static_cast<float>(reducedCount);
+      return kOk;
+    }
+    case OperandType::TENSOR_FLOAT16: {
+      std::vector<float> acc(outCount, 0.f);
+      if (!empty) accumulate(ctx.input<Half>(0), acc.data(), d, os);
+      Half* out = ctx.output<Half>(0);
+      for (size_t i = 0; i < outCount; ++i)
+        out[i] = static_cast<Half>(reducedCount > 0 ? acc[i] / static_cast<float>(reducedCount)
+                                                    : 0.f);
+      return kOk;
+    }
+    case OperandType::TENSOR_QUANT8_ASYMM:
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: {
+      std::vector<int32_t> acc(outCount, 0);
+      const bool isSigned = inShape.type == kQ8S;
+      if (!empty) {
+        if (isSigned) accumulate(ctx.input<int8_t>(0), acc.data(), d, os);
+        else accumulate(ctx.input<uint8_t>(0), acc.data(), d, os);
+      }
+      const int32_t divisor = static_cast<int32_t>(reducedCount);
+      for (size_t i = 0; i < outCount; ++i) {
+        // Floor division: for uint8 it equals the reference's truncation (sums are >= 0);
+        // for int8 it makes the result the uint8 mean shifted by -128, which is what the
+        // conformance vectors for the signed variant encode.
+        int32_t m = 0;
+        if (divisor > 0) {
+          m = acc[i] / divisor;
+          if (acc[i] % divisor != 0 && acc[i] < 0) --m;
+        }
+        if (isSigned) ctx.output<int8_t>(0)[i] = static_cast<int8_t>(m);
+        else ctx.output<uint8_t>(0)[i] = static_cast<uint8_t>(m);
+      }
+      return kOk;
+    }
+    default:
+      return ctx.fail("unsupported input type %s", toString(inShape.type));
+  }
+}
+
+}  // namespace
+
+NN_REGISTER_OPERATION(MEAN, validateMean, prepareMean, executeMean);
+
+}  // namespace nn

@@ -1,0 +1,52 @@
+#!/bin/sh
+# ctest driver for the NNAPI conformance vectors.
+#
+# usage: run_cts.sh NNAPI_CTS_BINARY [MODE...]      (default modes: sync async)
+#
+# Runs nnapi-cts over $NNAPI_CTS_DIR (default: <source dir>/../shared/cts) once
+# per mode against tests/cts/expected_pass_<mode>.txt and fails if any listed
+# test no longer passes. The vectors are not part of the repository, so a
+# missing directory is reported and treated as a pass.
+# Extra nnapi-cts options can be given in $NNAPI_CTS_ARGS (e.g. "--device cpu").
+set -u
+bin=${1:?usage: run_cts.sh NNAPI_CTS_BINARY [MODE...]}
+shift
+modes=${*:-sync async}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+cts_dir=${NNAPI_CTS_DIR:-$src/../shared/cts}
+jobs=${NNAPI_CTS_JOBS:-2}
+
+if [ ! -d "$cts_dir" ]; then
+    echo "run_cts.sh: conformance vectors not found at $cts_dir (set NNAPI_CTS_DIR); nothing to check"
+    exit 0
+fi
+
+status=0
+log=$(mktemp "${TMPDIR:-/tmp}/nnapi-cts.XXXXXX")
+trap 'rm -f "$log"' EXIT
+for mode in $modes; do
+    expected="$here/expected_pass_$mode.txt"
+    if [ ! -f "$expected" ]; then
+        echo "run_cts.sh: no expected list $expected"
+        status=1
+        continue
+    fi
+    echo "=== nnapi-cts --mode $mode ($cts_dir)"
+    # shellcheck disable=SC2086
+    "$bin" --mode "$mode" --jobs "$jobs" --quiet-runtime --expected "$expected" ${NNAPI_CTS_ARGS:-} "$cts_dir" >"$log" 2>&1
+    rc=$?
+    # Individual failures are expected while the runtime grows; show the
+    # summary, the regressions and the first newly passing names only.
+    grep -v '^FAIL \|^  ' "$log"
+    new=$(grep -c '^  ' "$log")
+    if [ "$new" -gt 0 ]; then
+        echo "(first newly passing tests; add them with --update-expected)"
+        grep '^  ' "$log" | head -20
+    fi
+    if [ "$rc" -ne 0 ]; then
+        echo "run_cts.sh: mode $mode: nnapi-cts exit code $rc"
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,328 @@
+// TFLite -> NnGraph planning (no NNAPI runtime needed) and .npy I/O.
+#include <android/NeuralNetworks.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+
+#include "npy.h"
+#include "tflite_builder.h"
+#include "tflite_importer.h"
+#include "tflite_test_util.h"
+
+using namespace nnapi_tflite;
+
+namespace {
+
+struct Planned {
+  std::vector<uint8_t> bytes;
+  Model model;
+  NnGraph graph;
+  ImportReport report;
+  bool ok = false;
+};
+
+void Plan(std::vector<uint8_t> bytes, Planned* p, bool partial = false) {
+  p->bytes = std::move(bytes);
+  std::string err;
+  ASSERT_TRUE(ParseModel(p->bytes.data(), p->bytes.size(), &p->model, &err)) << err;
+  ImportOptions o;
+  o.allow_partial = partial;
+  p->ok = PlanImport(p->model, o, &p->graph, &p->report);
+}
+
+std::vector<std::string> OpNames(const NnGraph& g) {
+  std::vector<std::string> v;
+  for (const NnOperation& op : g.operations) v.push_back(NnOperationName(op.type));
+  return v;
+}
+
+template <typename T>
+T Scalar(const NnGraph& g, uint32_t operand) {
+  const NnOperand& o = g.operands[operand];
+  EXPECT_EQ(o.lifetime, NnOperand::Lifetime::kConstOwned);
+  T v{};
+  const auto& d = *g.owned[static_cast<size_t>(o.owned)];
+  EXPECT_EQ(d.size(), sizeof(T));
+  std::memcpy(&v, d.data(), sizeof(T));
+  return v;
+}
+
+TEST(TfliteImporter, ConvPoolReshapeSoftmax) {
+  Planned p;
+  Plan(tflite_test::TinyConvModel(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  EXPECT_EQ(OpNames(p.graph), (std::vector<std::string>{"CONV_2D", "MAX_POOL_2D", "RESHAPE", "SOFTMAX"}));
+
+  const NnOperation& conv = p.graph.operations[0];
+  ASSERT_EQ(conv.inputs.size(), 7u);  // implicit-padding signature, no dilation
+  EXPECT_EQ(Scalar<int32_t>(p.graph, conv.inputs[3]), ANEURALNETWORKS_PADDING_SAME);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, conv.inputs[4]), 1);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, conv.inputs[6]), ANEURALNETWORKS_FUSED_RELU);
+  // Weights are referenced from the file, not copied.
+  const NnOperand& w = p.graph.operands[conv.inputs[1]];
+  EXPECT_EQ(w.lifetime, NnOperand::Lifetime::kConstFile);
+  EXPECT_EQ(w.dims, (std::vector<uint32_t>{3, 3, 3, 2}));
+  const Buffer& wb = p.model.buffers[p.model.subgraphs[0].tensors[1].buffer];
+  EXPECT_EQ(w.file_offset, wb.offset);
+  EXPECT_EQ(w.length, wb.size);
+
+  const NnOperation& pool = p.graph.operations[1];
+  ASSERT_EQ(pool.inputs.size(), 7u);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, pool.inputs[1]), ANEURALNETWORKS_PADDING_VALID);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, pool.inputs[4]), 2);
+
+  const NnOperation& sm = p.graph.operations[3];
+  EXPECT_FLOAT_EQ(Scalar<float>(p.graph, sm.inputs[1]), 1.f);
+
+  ASSERT_EQ(p.graph.inputs.size(), 1u);
+  ASSERT_EQ(p.graph.outputs.size(), 1u);
+  EXPECT_EQ(p.graph.operands[p.graph.inputs[0]].lifetime, NnOperand::Lifetime::kInput);
+  EXPECT_EQ(p.graph.operands[p.graph.outputs[0]].dims, (std::vector<uint32_t>{1, 12}));
+  ASSERT_EQ(p.report.ops.size(), 4u);
+  EXPECT_EQ(p.report.ops[0].nnapi_ops, std::vector<std::string>{"CONV_2D"});
+}
+
+TEST(TfliteImporter, FoldsFloat16Dequantize) {
+  TfliteBuilder b;
+  int32_t in = b.AddFloatTensor({1, 3}, "x");
+  TfliteBuilder::TensorSpec h;
+  h.shape = {1, 3};
+  h.type = TensorType::kFloat16;
+  std::vector<uint16_t> half = {0x3c00, 0xc100, 0x3555};  // 1.0, -2.5, ~0.3333
+  h.buffer = b.AddBuffer(half);
+  h.name = "w16";
+  int32_t w16 = b.AddTensor(h);
+  int32_t w = b.AddFloatTensor({1, 3}, "w");
+  b.AddOperator(op::kDequantize, {w16}, {w});
+  int32_t y = b.AddFloatTensor({1, 3}, "y");
+  b.AddOperator(op::kAdd, {in, w}, {y}, opt::kAdd, TfliteBuilder::ActivationOptions(Activation::kTanh));
+  b.SetInputs({in});
+  b.SetOutputs({y});
+  Planned p;
+  Plan(b.Finish(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  // DEQUANTIZE vanished; TANH is not a FuseCode so it follows the ADD as its own operation.
+  EXPECT_EQ(OpNames(p.graph), (std::vector<std::string>{"ADD", "TANH"}));
+  EXPECT_EQ(p.report.folded, 1);
+  EXPECT_EQ(p.report.ops[0].status, OpReport::Status::kFolded);
+  const NnOperand& c = p.graph.operands[p.graph.operations[0].inputs[1]];
+  ASSERT_EQ(c.type, ANEURALNETWORKS_TENSOR_FLOAT32);
+  ASSERT_EQ(c.lifetime, NnOperand::Lifetime::kConstOwned);
+  std::vector<float> vals(3);
+  std::memcpy(vals.data(), p.graph.owned[static_cast<size_t>(c.owned)]->data(), 12);
+  EXPECT_FLOAT_EQ(vals[0], 1.0f);
+  EXPECT_FLOAT_EQ(vals[1], -2.5f);
+  EXPECT_NEAR(vals[2], 1.f / 3.f, 1e-3f);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, p.graph.operations[0].inputs[2]), ANEURALNETWORKS_FUSED_NONE);
+}
+
+TEST(TfliteImporter, MissingBiasBecomesZeroConstant) {
+  TfliteBuilder b;
+  int32_t in = b.AddFloatTensor({1, 3, 3, 2}, "in");
+  int32_t wt = b.AddFloatConst({4, 1, 1, 2}, std::vector<float>(8, 0.5f), "w");
+  int32_t out = b.AddFloatTensor({1, 3, 3, 4}, "out");
+  b.AddOperator(op::kConv2D, {in, wt, -1}, {out}, opt::kConv2D,
+                TfliteBuilder::Conv2DOptions(Padding::kValid, 1, 1, Activation::kRelu6, 2, 2));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  Planned p;
+  Plan(b.Finish(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  const NnOperation& conv = p.graph.operations[0];
+  ASSERT_EQ(conv.inputs.size(), 10u);  // dilation appends layout + two factors
+  const NnOperand& bias = p.graph.operands[conv.inputs[2]];
+  EXPECT_EQ(bias.dims, std::vector<uint32_t>{4});
+  EXPECT_EQ(bias.length, 16u);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, conv.inputs[6]), ANEURALNETWORKS_FUSED_RELU6);
+  EXPECT_EQ(Scalar<uint8_t>(p.graph, conv.inputs[7]), 0);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, conv.inputs[8]), 2);
+}
+
+TEST(TfliteImporter, DepthwiseMultiplierFromShapes) {
+  TfliteBuilder b;
+  int32_t in = b.AddFloatTensor({1, 5, 5, 2}, "in");
+  int32_t wt = b.AddFloatConst({1, 3, 3, 6}, std::vector<float>(54, 0.1f), "w");
+  int32_t bt = b.AddFloatConst({6}, std::vector<float>(6, 0.f), "b");
+  int32_t out = b.AddFloatTensor({1, 3, 3, 6}, "out");
+  // depth_multiplier 0 in the options, as newer converters write it.
+  b.AddOperator(op::kDepthwiseConv2D, {in, wt, bt}, {out}, opt::kDepthwiseConv2D,
+                TfliteBuilder::DepthwiseOptions(Padding::kValid, 1, 1, 0, Activation::kNone));
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  Planned p;
+  Plan(b.Finish(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  const NnOperation& dw = p.graph.operations[0];
+  ASSERT_EQ(dw.inputs.size(), 8u);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, dw.inputs[6]), 3);
+}
+
+TEST(TfliteImporter, ConcatAxisAndSeparateActivation) {
+  TfliteBuilder b;
+  int32_t a = b.AddFloatTensor({1, 2, 2, 3}, "a");
+  int32_t c = b.AddFloatTensor({1, 2, 2, 5}, "c");
+  int32_t out = b.AddFloatTensor({1, 2, 2, 8}, "out");
+  b.AddOperator(op::kConcatenation, {a, c}, {out}, opt::kConcatenation,
+                TfliteBuilder::ConcatenationOptions(-1, Activation::kRelu));
+  b.SetInputs({a, c});
+  b.SetOutputs({out});
+  Planned p;
+  Plan(b.Finish(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  EXPECT_EQ(OpNames(p.graph), (std::vector<std::string>{"CONCATENATION", "RELU"}));
+  EXPECT_EQ(Scalar<int32_t>(p.graph, p.graph.operations[0].inputs[2]), 3);
+  EXPECT_EQ(p.graph.inputs.size(), 2u);
+}
+
+TEST(TfliteImporter, TransposeConvCustomOp) {
+  TfliteBuilder b;
+  int32_t in = b.AddFloatTensor({1, 4, 4, 8}, "in");
+  int32_t wt = b.AddFloatConst({2, 2, 2, 8}, std::vector<float>(64, 0.1f), "w");
+  int32_t bt = b.AddFloatConst({2}, {0.f, 1.f}, "b");
+  int32_t out = b.AddFloatTensor({1, 8, 8, 2}, "out");
+  int32_t opts[3] = {2, 2, 2};  // VALID, stride 2x2
+  std::vector<uint8_t> custom(reinterpret_cast<uint8_t*>(opts), reinterpret_cast<uint8_t*>(opts) + 12);
+  b.AddOperator(op::kCustom, {in, wt, bt}, {out}, 0, nullptr, custom, "Convolution2DTransposeBias");
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  Planned p;
+  Plan(b.Finish(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  ASSERT_EQ(OpNames(p.graph), std::vector<std::string>{"TRANSPOSE_CONV_2D"});
+  const NnOperation& tc = p.graph.operations[0];
+  ASSERT_EQ(tc.inputs.size(), 9u);
+  const NnOperand& shape = p.graph.operands[tc.inputs[3]];
+  std::vector<int32_t> sv(4);
+  std::memcpy(sv.data(), p.graph.owned[static_cast<size_t>(shape.owned)]->data(), 16);
+  EXPECT_EQ(sv, (std::vector<int32_t>{1, 8, 8, 2}));
+  EXPECT_EQ(Scalar<int32_t>(p.graph, tc.inputs[4]), ANEURALNETWORKS_PADDING_VALID);
+  EXPECT_EQ(Scalar<int32_t>(p.graph, tc.inputs[5]), 2);
+  EXPECT_EQ(p.report.ops[0].tflite_name, "CUSTOM(Convolution2DTransposeBias)");
+
+  // Short custom options are reported, not read past.
+  TfliteBuilder b2;
+  in = b2.AddFloatTensor({1, 4, 4, 8}, "in");
+  wt = b2.AddFloatConst({2, 2, 2, 8}, std::vector<float>(64, 0.1f), "w");
+  bt = b2.AddFloatConst({2}, {0.f, 1.f}, "b");
+  out = b2.AddFloatTensor({1, 8, 8, 2}, "out");
+  b2.AddOperator(op::kCustom, {in, wt, bt}, {out}, 0, nullptr, std::vector<uint8_t>(4, 1),
+                 "Convolution2DTransposeBias");
+  b2.SetInputs({in});
+  b2.SetOutputs({out});
+  Planned q;
+  Plan(b2.Finish(), &q);
+  EXPECT_FALSE(q.ok);
+  EXPECT_NE(q.report.first_error.find("operator 0 (CUSTOM(Convolution2DTransposeBias)): custom options hold 4 bytes"),
+            std::string::npos)
+      << q.report.first_error;
+}
+
+TEST(TfliteImporter, UnsupportedOperatorReportAndPartialGraph) {
+  TfliteBuilder b;
+  int32_t in = b.AddFloatTensor({1, 8}, "in");
+  int32_t r = b.AddFloatTensor({1, 8}, "r");
+  int32_t g = b.AddFloatTensor({1, 8}, "g");
+  int32_t out = b.AddFloatTensor({1, 8}, "out");
+  b.AddOperator(op::kRelu, {in}, {r});
+  b.AddOperator(op::kGelu, {r}, {g});
+  b.AddOperator(op::kLogistic, {g}, {out});
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  std::vector<uint8_t> bytes = b.Finish();
+
+  Planned strict;
+  Plan(bytes, &strict);
+  EXPECT_FALSE(strict.ok);
+  EXPECT_NE(strict.report.first_error.find("operator 1 (GELU)"), std::string::npos) << strict.report.first_error;
+
+  Planned partial;
+  Plan(bytes, &partial, /*partial=*/true);
+  EXPECT_FALSE(partial.ok);
+  EXPECT_EQ(partial.report.unsupported, 1);
+  ASSERT_EQ(partial.report.ops.size(), 3u);
+  EXPECT_EQ(partial.report.ops[1].status, OpReport::Status::kUnsupported);
+  EXPECT_EQ(OpNames(partial.graph), (std::vector<std::string>{"RELU", "LOGISTIC"}));
+  // 'r' leaves the mapped part, 'g' enters it: both cross the boundary.
+  EXPECT_EQ(partial.report.boundary_inputs, 1);
+  EXPECT_EQ(partial.report.boundary_outputs, 1);
+  EXPECT_EQ(partial.graph.inputs.size(), 2u);
+  EXPECT_EQ(partial.graph.outputs.size(), 2u);
+}
+
+TEST(TfliteImporter, FullyConnectedKeepNumDimsAddsReshape) {
+  TfliteBuilder b;
+  int32_t in = b.AddFloatTensor({2, 3, 4}, "in");
+  int32_t wt = b.AddFloatConst({5, 4}, std::vector<float>(20, 0.25f), "w");
+  int32_t bt = b.AddFloatConst({5}, std::vector<float>(5, 1.f), "b");
+  int32_t out = b.AddFloatTensor({2, 3, 5}, "out");
+  FbRef o = FbNode::Table();
+  o->Set<int8_t>(0, 0).Set<uint8_t>(2, 1);
+  b.AddOperator(op::kFullyConnected, {in, wt, bt}, {out}, opt::kFullyConnected, o);
+  b.SetInputs({in});
+  b.SetOutputs({out});
+  Planned p;
+  Plan(b.Finish(), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  EXPECT_EQ(OpNames(p.graph), (std::vector<std::string>{"FULLY_CONNECTED", "RESHAPE"}));
+  EXPECT_EQ(p.graph.operands[p.graph.operations[0].outputs[0]].dims, (std::vector<uint32_t>{6, 5}));
+}
+
+TEST(TfliteImporter, MediaPipeModelsMapCompletely) {
+  int seen = 0;
+  for (const char* name : {"face_detection_short_range.tflite", "face_detection_full_range.tflite",
+                           "hand_landmark_lite.tflite", "pose_landmark_lite.tflite", "selfie_segmentation.tflite",
+                           "selfie_segmentation_landscape.tflite"}) {
+    std::string path = tflite_test::ModelPath(name);
+    if (path.empty()) continue;
+    ++seen;
+    ModelFile f;
+    std::string err;
+    ASSERT_TRUE(f.Open(path, &err)) << err;
+    NnGraph g;
+    ImportReport r;
+    EXPECT_TRUE(PlanImport(f.model(), ImportOptions(), &g, &r)) << name << ": " << r.first_error;
+    EXPECT_EQ(r.unsupported, 0) << name;
+    // Every DEQUANTIZE in these fp16-weight exports reads a constant and is folded away.
+    int dequant = 0;
+    for (const NnOperation& op : g.operations) dequant += op.type == ANEURALNETWORKS_DEQUANTIZE;
+    EXPECT_EQ(dequant, 0) << name;
+    EXPECT_GT(r.folded, 0) << name;
+    EXPECT_EQ(g.inputs.size(), f.model().subgraphs[0].inputs.size()) << name;
+    EXPECT_EQ(g.outputs.size(), f.model().subgraphs[0].outputs.size()) << name;
+  }
+  if (seen == 0) GTEST_SKIP() << "no models fetched";
+}
+
+TEST(Npy, RoundTripAndErrors) {
+  std::vector<float> v = {1.5f, -2.f, 3.25f, 0.f, 7.f, 8.f};
+  std::vector<uint8_t> enc = EncodeNpy("<f4", {2, 3}, v.data(), v.size() * 4);
+  EXPECT_EQ((10 + enc[8] + (enc[9] << 8)) % 64, 0);  // data aligned as numpy does
+  NpyArray a;
+  std::string err;
+  ASSERT_TRUE(ParseNpy(enc.data(), enc.size(), &a, &err)) << err;
+  EXPECT_EQ(a.dtype, "<f4");
+  EXPECT_EQ(a.shape, (std::vector<uint64_t>{2, 3}));
+  std::vector<float> back;
+  ASSERT_TRUE(NpyToFloat32(a, &back, &err));
+  EXPECT_EQ(back, v);
+
+  std::vector<int32_t> iv = {1, -7};
+  std::vector<uint8_t> ienc = EncodeNpy("<i4", {2}, iv.data(), 8);
+  ASSERT_TRUE(ParseNpy(ienc.data(), ienc.size(), &a, &err)) << err;
+  ASSERT_TRUE(NpyToFloat32(a, &back, &err));
+  EXPECT_EQ(back, (std::vector<float>{1.f, -7.f}));
+
+  std::vector<uint8_t> trunc(enc.begin(), enc.end() - 4);
+  EXPECT_FALSE(ParseNpy(trunc.data(), trunc.size(), &a, &err));
+  EXPECT_NE(err.find("shape needs 24"), std::string::npos) << err;
+  std::vector<uint8_t> bad = enc;
+  std::string h(reinterpret_cast<char*>(bad.data() + 10), bad.size() - 10);
+  size_t fp = h.find("False");
+  ASSERT_NE(fp, std::string::npos);
+  std::memcpy(bad.data() + 10 + fp, "True ", 5);
+  EXPECT_FALSE(ParseNpy(bad.data(), bad.size(), &a, &err));
+  EXPECT_NE(err.find("Fortran"), std::string::npos) << err;
+}
+
+}  // namespace

@@ -1,0 +1,507 @@
+#include "cts_exec.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "cts_check.h"
+
+namespace cts {
+
+bool parseMode(const std::string& s, Mode* mode) {
+    if (s == "sync") *mode = Mode::Sync;
+    else if (s == "async") *mode = Mode::Async;
+    else if (s == "dynamic") *mode = Mode::Dynamic;
+    else if (s == "burst") *mode = Mode::Burst;
+    else if (s == "fenced") *mode = Mode::Fenced;
+    else return false;
+    return true;
+}
+
+const char* modeName(Mode mode) {
+    switch (mode) {
+        case Mode::Sync: return "sync";
+        case Mode::Async: return "async";
+        case Mode::Dynamic: return "dynamic";
+        case Mode::Burst: return "burst";
+        case Mode::Fenced: return "fenced";
+    }
+    return "?";
+}
+
+const char* resultCodeName(int code) {
+    switch (code) {
+        case ANEURALNETWORKS_NO_ERROR: return "NO_ERROR";
+        case ANEURALNETWORKS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
+        case ANEURALNETWORKS_INCOMPLETE: return "INCOMPLETE";
+        case ANEURALNETWORKS_UNEXPECTED_NULL: return "UNEXPECTED_NULL";
+        case ANEURALNETWORKS_BAD_DATA: return "BAD_DATA";
+        case ANEURALNETWORKS_OP_FAILED: return "OP_FAILED";
+        case ANEURALNETWORKS_BAD_STATE: return "BAD_STATE";
+        case ANEURALNETWORKS_UNMAPPABLE: return "UNMAPPABLE";
+        case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE: return "OUTPUT_INSUFFICIENT_SIZE";
+        case ANEURALNETWORKS_UNAVAILABLE_DEVICE: return "UNAVAILABLE_DEVICE";
+        case ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT: return "MISSED_DEADLINE_TRANSIENT";
+        case ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT: return "MISSED_DEADLINE_PERSISTENT";
+        case ANEURALNETWORKS_RESOURCE_EXHAUSTED_TRANSIENT: return "RESOURCE_EXHAUSTED_TRANSIENT";
+        case ANEURALNETWORKS_RESOURCE_EXHAUSTED_PERSISTENT: return "RESOURCE_EXHAUSTED_PERSISTENT";
+        case ANEURALNETWORKS_DEAD_OBJECT: return "DEAD_OBJECT";
+        default: return "UNKNOWN_RESULT_CODE";
+    }
+}
+
+namespace {
+
+// Owns every NNAPI object and buffer of one test run; frees them in dependency
+// order (executions/bursts before their compilation, compilation before the
+// models, models before the memory holding their constants).
+struct TestContext {
+    std::vector<ANeuralNetworksModel*> models;  // main first, then referenced ones as built
+    ANeuralNetworksCompilation* compilation = nullptr;
+    ANeuralNetworksBurst* burst = nullptr;
+    ANeuralNetworksExecution* execution = nullptr;
+    ANeuralNetworksEvent* event = nullptr;
+    ANeuralNetworksMemory* memory = nullptr;
+    int fd = -1;
+    void* mapping = nullptr;
+    size_t mappingSize = 0;
+
+    // Where each CONSTANT_REFERENCE operand lives in the shared region:
+    // constantOffsets[0] = main, [k + 1] = referenced[k].
+    std::vector<std::vector<size_t>> constantOffsets;
+    std::vector<ANeuralNetworksModel*> refModels;  // by referenced index, nullptr until built
+    std::vector<uint8_t> refBuilding;              // cycle guard
+    std::vector<std::vector<uint8_t>> outputs;
+
+    // First failing step.
+    std::string failedStep;
+    int failedCode = ANEURALNETWORKS_NO_ERROR;
+
+    ~TestContext() {
+        if (event) ANeuralNetworksEvent_free(event);
+        if (execution) ANeuralNetworksExecution_free(execution);
+        if (burst) ANeuralNetworksBurst_free(burst);
+        if (compilation) ANeuralNetworksCompilation_free(compilation);
+        for (ANeuralNetworksModel* m : models) ANeuralNetworksModel_free(m);
+        if (memory) ANeuralNetworksMemory_free(memory);
+        if (mapping) munmap(mapping, mappingSize);
+        if (fd >= 0) close(fd);
+    }
+
+    bool check(const char* step, int rc) {
+        if (rc == ANEURALNETWORKS_NO_ERROR) return true;
+        failedStep = step;
+        failedCode = rc;
+        return false;
+    }
+
+    std::string failure() const { return failedStep + " -> " + resultCodeName(failedCode); }
+};
+
+bool isInfiniteLoopTest(const Test& t) { return t.name.rfind("while_infinite_loop", 0) == 0; }
+
+// Lays out all CONSTANT_REFERENCE operands of the test (main and referenced
+// subgraphs) in one memfd-backed region at 4-byte aligned offsets, as upstream
+// does with its shared memory pool.
+bool createConstantMemory(const Test& test, TestContext* ctx, std::string* error) {
+    size_t total = 0;
+    auto layout = [&](const Subgraph& sg, std::vector<size_t>* offsets) {
+        offsets->assign(sg.operands.size(), 0);
+        for (size_t i = 0; i < sg.operands.size(); ++i) {
+            const Operand& op = sg.operands[i];
+            if (op.lifetime != Lifetime::ConstantReference) continue;
+            total = (total + 3) & ~size_t(3);
+            (*offsets)[i] = total;
+            total += op.bytes.size();
+        }
+    };
+    bool any = false;
+    auto hasRef = [](const Subgraph& sg) {
+        for (const Operand& op : sg.operands)
+            if (op.lifetime == Lifetime::ConstantReference) return true;
+        return false;
+    };
+    any = hasRef(test.main);
+    for (const Subgraph& sg : test.referenced) any = any || hasRef(sg);
+    ctx->constantOffsets.resize(1 + test.referenced.size());
+    if (!any) return true;
+    layout(test.main, &ctx->constantOffsets[0]);
+    for (size_t k = 0; k < test.referenced.size(); ++k) layout(test.referenced[k], &ctx->constantOffsets[k + 1]);
+    size_t size = total == 0 ? 4 : total;
+
+    ctx->fd = memfd_create("nnapi-cts-constants", MFD_CLOEXEC);
+    if (ctx->fd < 0) {
+        *error = std::string("memfd_create: ") + std::strerror(errno);
+        return false;
+    }
+    if (ftruncate(ctx->fd, static_cast<off_t>(size)) != 0) {
+        *error = std::string("ftruncate: ") + std::strerror(errno);
+        return false;
+    }
+    ctx->mapping = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->fd, 0);
+    if (ctx->mapping == MAP_FAILED) {
+        ctx->mapping = nullptr;
+        *error = std::string("mmap: ") + std::strerror(errno);
+        return false;
+    }
+    ctx->mappingSize = size;
+    auto fill = [&](const Subgraph& sg, const std::vector<size_t>& offsets) {
+        for (size_t i = 0; i < sg.operands.size(); ++i) {
+            const Operand& op = sg.operands[i];
+            if (op.lifetime == Lifetime::ConstantReference && !op.bytes.empty())
+                std::memcpy(static_cast<uint8_t*>(ctx->mapping) + offsets[i], op.bytes.data(), op.bytes.size());
+        }
+    };
+    fill(test.main, ctx->constantOffsets[0]);
+    for (size_t k = 0; k < test.referenced.size(); ++k) fill(test.referenced[k], ctx->constantOffsets[k + 1]);
+    return true;
+}
+
+// Builds one subgraph into a finished (referenced) or unfinished-until-caller
+// (main) model. `sgIndex` is 0 for main, k + 1 for referenced[k].
+bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestContext* ctx,
+                ANeuralNetworksModel** out);
+
+bool buildReferenced(const Test& test, uint32_t k, TestContext* ctx, ANeuralNetworksModel** out) {
+    if (ctx->refModels[k]) {
+        *out = ctx->refModels[k];
+        return true;
+    }
+    if (ctx->refBuilding[k]) {
+        // A subgraph that (indirectly) contains itself cannot be expressed with
+        // finished models; report it like a failed model call.
+        ctx->failedStep = "referenced subgraph " + std::to_string(k) + " refers to itself";
+        ctx->failedCode = ANEURALNETWORKS_BAD_DATA;
+        return false;
+    }
+    ctx->refBuilding[k] = 1;
+    ANeuralNetworksModel* m = nullptr;
+    if (!buildModel(test, k + 1, false, ctx, &m)) return false;
+    if (!ctx->check("Model_finish(referenced)", ANeuralNetworksModel_finish(m))) return false;
+    ctx->refModels[k] = m;
+    ctx->refBuilding[k] = 0;
+    *out = m;
+    return true;
+}
+
+bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestContext* ctx,
+                ANeuralNetworksModel** out) {
+    const Subgraph& sg = sgIndex == 0 ? test.main : test.referenced[sgIndex - 1];
+    ANeuralNetworksModel* model = nullptr;
+    if (!ctx->check("Model_create", ANeuralNetworksModel_create(&model))) return false;
+    ctx->models.push_back(model);
+
+    std::vector<uint8_t> isModelOutput(sg.operands.size(), 0);
+    for (uint32_t idx : sg.outputIndexes) isModelOutput[idx] = 1;
+
+    std::vector<uint32_t> zeros;
+    for (size_t i = 0; i < sg.operands.size(); ++i) {
+        const Operand& op = sg.operands[i];
+        ANeuralNetworksOperandType type;
+        type.type = op.type;
+        type.dimensionCount = static_cast<uint32_t>(op.dimensions.size());
+        type.dimensions = op.dimensions.empty() ? nullptr : op.dimensions.data();
+        type.scale = op.scale;
+        type.zeroPoint = op.zeroPoint;
+        if (dynamicOutputs && isModelOutput[i] && !op.dimensions.empty()) {
+            zeros.assign(op.dimensions.size(), 0);
+            type.dimensions = zeros.data();
+        }
+        if (!ctx->check("Model_addOperand", ANeuralNetworksModel_addOperand(model, &type))) return false;
+        int32_t index = static_cast<int32_t>(i);
+        if (op.hasChannelQuant) {
+            ANeuralNetworksSymmPerChannelQuantParams params;
+            params.channelDim = op.channelDim;
+            params.scaleCount = static_cast<uint32_t>(op.channelScales.size());
+            params.scales = op.channelScales.data();
+            if (!ctx->check("Model_setOperandSymmPerChannelQuantParams",
+                            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &params)))
+                return false;
+        }
+        switch (op.lifetime) {
+            case Lifetime::ConstantCopy:
+                // Test keeps op.bytes alive for the whole run, as large values are referenced.
+                if (!ctx->check("Model_setOperandValue",
+                                ANeuralNetworksModel_setOperandValue(model, index,
+                                                                     op.bytes.empty() ? nullptr : op.bytes.data(),
+                                                                     op.bytes.size())))
+                    return false;
+                break;
+            case Lifetime::ConstantReference:
+                if (!ctx->check("Model_setOperandValueFromMemory",
+                                ANeuralNetworksModel_setOperandValueFromMemory(
+                                    model, index, ctx->memory, ctx->constantOffsets[sgIndex][i], op.bytes.size())))
+                    return false;
+                break;
+            case Lifetime::NoValue:
+                if (!ctx->check("Model_setOperandValue(NO_VALUE)",
+                                ANeuralNetworksModel_setOperandValue(model, index, nullptr, 0)))
+                    return false;
+                break;
+            case Lifetime::Subgraph: {
+                ANeuralNetworksModel* ref = nullptr;
+                if (!buildReferenced(test, op.subgraphIndex, ctx, &ref)) return false;
+                if (!ctx->check("Model_setOperandValueFromModel",
+                                ANeuralNetworksModel_setOperandValueFromModel(model, index, ref)))
+                    return false;
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    for (const Operation& op : sg.operations) {
+        if (!ctx->check("Model_addOperation",
+                        ANeuralNetworksModel_addOperation(model, op.type, static_cast<uint32_t>(op.inputs.size()),
+                                                          op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
+                                                          op.outputs.data()))) {
+            ctx->failedStep += "(" + op.typeName + ")";
+            return false;
+        }
+    }
+    if (!ctx->check("Model_identifyInputsAndOutputs",
+                    ANeuralNetworksModel_identifyInputsAndOutputs(
+                        model, static_cast<uint32_t>(sg.inputIndexes.size()), sg.inputIndexes.data(),
+                        static_cast<uint32_t>(sg.outputIndexes.size()), sg.outputIndexes.data())))
+        return false;
+    *out = model;
+    return true;
+}
+
+// Names the main-model operation types a device rejects, to make compilation
+// failures actionable. Empty when that cannot be determined.
+std::string unsupportedOperations(const Test& test, ANeuralNetworksModel* model, const RunConfig& cfg) {
+    std::vector<const ANeuralNetworksDevice*> devices;
+    if (cfg.device) {
+        devices.push_back(cfg.device);
+    } else {
+        uint32_t n = 0;
+        if (ANeuralNetworks_getDeviceCount(&n) != ANEURALNETWORKS_NO_ERROR) return "";
+        for (uint32_t i = 0; i < n; ++i) {
+            ANeuralNetworksDevice* d = nullptr;
+            if (ANeuralNetworks_getDevice(i, &d) == ANEURALNETWORKS_NO_ERROR && d) devices.push_back(d);
+        }
+    }
+    if (devices.empty() || test.main.operations.empty()) return "";
+    std::unique_ptr<bool[]> supported(new bool[test.main.operations.size()]());
+    if (ANeuralNetworksModel_getSupportedOperationsForDevices(model, devices.data(),
+                                                              static_cast<uint32_t>(devices.size()),
+                                                              supported.get()) != ANEURALNETWORKS_NO_ERROR)
+        return "";
+    std::string list;
+    for (size_t i = 0; i < test.main.operations.size(); ++i) {
+        if (supported[i]) continue;
+        const std::string& n = test.main.operations[i].typeName;
+        if (list.find(n) != std::string::npos) continue;
+        if (!list.empty()) list += ",";
+        list += n;
+    }
+    return list.empty() ? "" : " (unsupported: " + list + ")";
+}
+
+TestResult fail(std::string msg) { return TestResult{Status::Fail, std::move(msg)}; }
+TestResult pass(std::string msg = "") { return TestResult{Status::Pass, std::move(msg)}; }
+
+// Steps that upstream requires to succeed even for an invalid model: the error
+// must show up while building the model, compiling or computing.
+bool mustSucceedForInvalidModel(const std::string& step) {
+    return step.rfind("Model_finish", 0) == 0 || step.rfind("Compilation_create", 0) == 0 ||
+           step.rfind("Execution_create", 0) == 0 || step.rfind("Execution_setInput", 0) == 0 ||
+           step.rfind("Execution_setOutput", 0) == 0 || step.rfind("Memory_", 0) == 0;
+}
+
+// Outcome when a step returned an error.
+TestResult stepFailed(const Test& test, const TestContext& ctx, const RunConfig& cfg, const std::string& extra = "") {
+    // The never-ending WHILE models are valid: only the computation may fail.
+    if (isInfiniteLoopTest(test))
+        return fail(ctx.failure() + extra + " (expected MISSED_DEADLINE_* from the computation)");
+    if (test.expectFailure) {
+        if (cfg.strictExpectedFailures && mustSucceedForInvalidModel(ctx.failedStep))
+            return fail(ctx.failure() + " (invalid model: the error must come from model building, "
+                                        "Compilation_finish or the computation)");
+        return pass("expected failure: " + ctx.failure());
+    }
+    return fail(ctx.failure() + extra);
+}
+
+bool readAsFloats(const Operand& op, std::vector<float>* out) {
+    out->resize(op.elementCount);
+    for (size_t i = 0; i < op.elementCount; ++i) {
+        if (op.type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+            std::memcpy(&(*out)[i], op.bytes.data() + 4 * i, 4);
+        } else if (op.type == ANEURALNETWORKS_TENSOR_FLOAT16) {
+            uint16_t h;
+            std::memcpy(&h, op.bytes.data() + 2 * i, 2);
+            (*out)[i] = halfToFloat(h);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+TestResult runTest(const Test& test, const RunConfig& cfg) {
+    if (!test.loadError.empty()) return fail("invalid test vector: " + test.loadError);
+
+    int64_t needed = featureLevelOfVersion(test.minSupportedVersion);
+    if (needed < 0) return fail("unknown minSupportedVersion " + test.minSupportedVersion);
+    if (needed > 0 && needed > cfg.featureLevel) {
+        return TestResult{Status::Skip, "needs feature level " + std::to_string(needed) + " (" +
+                                            test.minSupportedVersion + "), device has " +
+                                            std::to_string(cfg.featureLevel)};
+    }
+
+    const bool infiniteLoop = isInfiniteLoopTest(test);
+    // Upstream derives the dynamic-shape variant only for models whose output
+    // shapes are computable without control flow or RANK; others run unchanged.
+    const bool dynamicOutputs =
+        cfg.mode == Mode::Dynamic &&
+        !testUsesOperation(test, {ANEURALNETWORKS_IF, ANEURALNETWORKS_WHILE, ANEURALNETWORKS_RANK});
+
+    TestContext ctx;
+    ctx.refModels.assign(test.referenced.size(), nullptr);
+    ctx.refBuilding.assign(test.referenced.size(), 0);
+
+    std::string memError;
+    if (!createConstantMemory(test, &ctx, &memError)) return fail("constant memory: " + memError);
+    if (ctx.fd >= 0) {
+        int rc = ANeuralNetworksMemory_createFromFd(ctx.mappingSize, PROT_READ | PROT_WRITE, ctx.fd, 0, &ctx.memory);
+        if (!ctx.check("Memory_createFromFd", rc)) return fail(ctx.failure());
+    }
+
+    // ---- Model ----
+    ANeuralNetworksModel* model = nullptr;
+    if (!buildModel(test, 0, dynamicOutputs, &ctx, &model)) return stepFailed(test, ctx, cfg);
+    // Upstream calls this for every test and ignores the result.
+    (void)ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, test.isRelaxed);
+    if (!ctx.check("Model_finish", ANeuralNetworksModel_finish(model))) return stepFailed(test, ctx, cfg);
+
+    // ---- Compilation ----
+    int rc;
+    if (cfg.device) {
+        const ANeuralNetworksDevice* devs[1] = {cfg.device};
+        rc = ANeuralNetworksCompilation_createForDevices(model, devs, 1, &ctx.compilation);
+        if (!ctx.check("Compilation_createForDevices", rc)) return stepFailed(test, ctx, cfg);
+    } else {
+        rc = ANeuralNetworksCompilation_create(model, &ctx.compilation);
+        if (!ctx.check("Compilation_create", rc)) return stepFailed(test, ctx, cfg);
+    }
+    if (!ctx.check("Compilation_finish", ANeuralNetworksCompilation_finish(ctx.compilation))) {
+        if (test.expectFailure && !isInfiniteLoopTest(test)) return stepFailed(test, ctx, cfg);
+        return stepFailed(test, ctx, cfg, unsupportedOperations(test, model, cfg));
+    }
+
+    // ---- Execution ----
+    if (!ctx.check("Execution_create", ANeuralNetworksExecution_create(ctx.compilation, &ctx.execution)))
+        return stepFailed(test, ctx, cfg);
+    if (infiniteLoop &&
+        !ctx.check("Execution_setLoopTimeout",
+                   ANeuralNetworksExecution_setLoopTimeout(ctx.execution, cfg.infiniteLoopTimeoutNs)))
+        return stepFailed(test, ctx, cfg);
+
+    const Subgraph& main = test.main;
+    for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
+        const Operand& op = main.operands[main.inputIndexes[i]];
+        rc = ANeuralNetworksExecution_setInput(ctx.execution, static_cast<int32_t>(i), nullptr,
+                                               op.bytes.empty() ? nullptr : op.bytes.data(), op.bytes.size());
+        if (!ctx.check("Execution_setInput", rc)) {
+            ctx.failedStep += "(" + std::to_string(i) + ")";
+            return stepFailed(test, ctx, cfg);
+        }
+    }
+    ctx.outputs.resize(main.outputIndexes.size());
+    for (size_t i = 0; i < main.outputIndexes.size(); ++i) {
+        const Operand& op = main.operands[main.outputIndexes[i]];
+        // A zero-sized output still needs a non-empty buffer.
+        ctx.outputs[i].assign(op.bytes.empty() ? 1 : op.bytes.size(), 0);
+        rc = ANeuralNetworksExecution_setOutput(ctx.execution, static_cast<int32_t>(i), nullptr,
+                                                ctx.outputs[i].data(), ctx.outputs[i].size());
+        if (!ctx.check("Execution_setOutput", rc)) {
+            ctx.failedStep += "(" + std::to_string(i) + ")";
+            return stepFailed(test, ctx, cfg);
+        }
+    }
+
+    switch (cfg.mode) {
+        case Mode::Sync:
+        case Mode::Dynamic:
+            ctx.check("Execution_compute", ANeuralNetworksExecution_compute(ctx.execution));
+            break;
+        case Mode::Async:
+            if (ctx.check("Execution_startCompute", ANeuralNetworksExecution_startCompute(ctx.execution, &ctx.event)))
+                ctx.check("Event_wait", ANeuralNetworksEvent_wait(ctx.event));
+            break;
+        case Mode::Burst:
+            if (ctx.check("Burst_create", ANeuralNetworksBurst_create(ctx.compilation, &ctx.burst)))
+                ctx.check("Execution_burstCompute", ANeuralNetworksExecution_burstCompute(ctx.execution, ctx.burst));
+            break;
+        case Mode::Fenced:
+            if (ctx.check("Execution_startComputeWithDependencies",
+                          ANeuralNetworksExecution_startComputeWithDependencies(ctx.execution, nullptr, 0, 0,
+                                                                                 &ctx.event)))
+                ctx.check("Event_wait", ANeuralNetworksEvent_wait(ctx.event));
+            break;
+    }
+
+    if (infiniteLoop) {
+        if (ctx.failedCode == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
+            ctx.failedCode == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT)
+            return pass("loop timeout reported: " + ctx.failure());
+        if (ctx.failedCode == ANEURALNETWORKS_NO_ERROR)
+            return fail("never-ending WHILE loop completed without MISSED_DEADLINE_*");
+        return fail(ctx.failure() + " (expected MISSED_DEADLINE_*)");
+    }
+    if (ctx.failedCode != ANEURALNETWORKS_NO_ERROR) return stepFailed(test, ctx, cfg);
+    if (test.expectFailure) return fail("expected a failure but every step returned NO_ERROR");
+
+    // ---- Checks ----
+    const bool relaxedOrFp16 = test.isRelaxed || testUsesFloat16(test);
+    for (size_t i = 0; i < main.outputIndexes.size(); ++i) {
+        const Operand& op = main.operands[main.outputIndexes[i]];
+        if (op.isIgnored) continue;
+        uint32_t rank = 0;
+        rc = ANeuralNetworksExecution_getOutputOperandRank(ctx.execution, static_cast<int32_t>(i), &rank);
+        if (!ctx.check("Execution_getOutputOperandRank", rc)) return fail(ctx.failure() + " for output " + std::to_string(i));
+        std::vector<uint32_t> dims(rank);
+        if (rank > 0) {
+            rc = ANeuralNetworksExecution_getOutputOperandDimensions(ctx.execution, static_cast<int32_t>(i),
+                                                                     dims.data());
+            if (!ctx.check("Execution_getOutputOperandDimensions", rc))
+                return fail(ctx.failure() + " for output " + std::to_string(i));
+        }
+        CheckResult shape = compareShape(op.dimensions, dims, i);
+        if (!shape.ok) return fail(shape.message);
+
+        size_t n = elementCountOf(op.dimensions);
+        if (op.elementCount < n)
+            return fail("output " + std::to_string(i) + ": vector holds " + std::to_string(op.elementCount) +
+                        " expected values for shape " + dimsToString(op.dimensions));
+        if (test.multinomialTolerance > 0.0f) {
+            const Operand& in = main.operands[main.inputIndexes.empty() ? 0 : main.inputIndexes[0]];
+            std::vector<float> logits;
+            if (main.inputIndexes.empty() || in.dimensions.size() != 2 || !readAsFloats(in, &logits) ||
+                op.type != ANEURALNETWORKS_TENSOR_INT32 || op.dimensions.size() != 2)
+                return fail("RANDOM_MULTINOMIAL check needs float logits [batches, classes] and int32 output");
+            std::vector<int32_t> samples(n);
+            std::memcpy(samples.data(), ctx.outputs[i].data(), n * sizeof(int32_t));
+            CheckResult r = checkMultinomial(logits, in.dimensions[0], in.dimensions[1], samples.data(),
+                                             op.dimensions[1], test.multinomialTolerance, i);
+            if (!r.ok) return fail(r.message);
+            continue;
+        }
+        Tolerance tol = toleranceFor(op.type, relaxedOrFp16, test.name);
+        CheckResult values = compareValues(op.type, tol, op.bytes.data(), ctx.outputs[i].data(), n, i);
+        if (!values.ok) return fail(values.message);
+    }
+    return pass();
+}
+
+}  // namespace cts

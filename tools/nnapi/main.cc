@@ -1,0 +1,863 @@
+// nnapi: command-line front end for the NNAPI runtime and the TFLite importer.
+//
+//   nnapi devices
+//   nnapi inspect MODEL [--verbose] [--device NAME]...
+//   nnapi run MODEL [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]
+//                   [--threads N] [--seed N]
+//   nnapi bench MODEL [--threads N] [--runs N] [--warmup N] [--device NAME | --reference]
+//
+// Everything goes through the public NNAPI C API (libneuralnetworks).
+#include <android/NeuralNetworks.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "npy.h"
+#include "tflite_importer.h"
+#include "tflite_model.h"
+
+using namespace nnapi_tflite;
+
+namespace {
+
+constexpr const char* kReferenceDevice = "nnapi-cpu-reference";
+
+const char* ResultName(int r) {
+  switch (r) {
+    case ANEURALNETWORKS_NO_ERROR: return "NO_ERROR";
+    case ANEURALNETWORKS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
+    case ANEURALNETWORKS_INCOMPLETE: return "INCOMPLETE";
+    case ANEURALNETWORKS_UNEXPECTED_NULL: return "UNEXPECTED_NULL";
+    case ANEURALNETWORKS_BAD_DATA: return "BAD_DATA";
+    case ANEURALNETWORKS_OP_FAILED: return "OP_FAILED";
+    case ANEURALNETWORKS_BAD_STATE: return "BAD_STATE";
+    case ANEURALNETWORKS_UNMAPPABLE: return "UNMAPPABLE";
+    case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE: return "OUTPUT_INSUFFICIENT_SIZE";
+    case ANEURALNETWORKS_UNAVAILABLE_DEVICE: return "UNAVAILABLE_DEVICE";
+    case ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT: return "MISSED_DEADLINE_TRANSIENT";
+    case ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT: return "MISSED_DEADLINE_PERSISTENT";
+    case ANEURALNETWORKS_RESOURCE_EXHAUSTED_TRANSIENT: return "RESOURCE_EXHAUSTED_TRANSIENT";
+    case ANEURALNETWORKS_RESOURCE_EXHAUSTED_PERSISTENT: return "RESOURCE_EXHAUSTED_PERSISTENT";
+    case ANEURALNETWORKS_DEAD_OBJECT: return "DEAD_OBJECT";
+    default: return "UNKNOWN_RESULT";
+  }
+}
+
+const char* DeviceTypeName(int32_t t) {
+  switch (t) {
+    case ANEURALNETWORKS_DEVICE_OTHER: return "other";
+    case ANEURALNETWORKS_DEVICE_CPU: return "cpu";
+    case ANEURALNETWORKS_DEVICE_GPU: return "gpu";
+    case ANEURALNETWORKS_DEVICE_ACCELERATOR: return "accelerator";
+    default: return "unknown";
+  }
+}
+
+std::string FeatureLevelName(int64_t fl) {
+  switch (fl) {
+    case 27: return "FL1 (API 27)";
+    case 28: return "FL2 (API 28)";
+    case 29: return "FL3 (API 29)";
+    case 30: return "FL4 (API 30)";
+    case 31: return "FL5 (API 31)";
+    case 1000006: return "FL6";
+    case 1000007: return "FL7";
+    case 1000008: return "FL8";
+    default: return std::to_string(fl);
+  }
+}
+
+[[noreturn]] void Usage(const char* msg = nullptr) {
+  if (msg) std::fprintf(stderr, "nnapi: %s\n\n", msg);
+  std::fprintf(stderr,
+               "usage:\n"
+               "  nnapi devices\n"
+               "  nnapi inspect MODEL.tflite [--verbose] [--device NAME]...\n"
+               "  nnapi run MODEL.tflite [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]\n"
+               "                         [--threads N] [--seed N]\n"
+               "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--device NAME | --reference]\n"
+               "\n"
+               "  --reference   same as --device %s (the op-by-op reference kernels)\n"
+               "  --threads N   CPU driver threads (sets NNAPI_CPU_THREADS before the runtime starts)\n",
+               kReferenceDevice);
+  std::exit(2);
+}
+
+struct Args {
+  std::string command, model;
+  std::vector<std::string> inputs, devices;
+  std::string output_dir;
+  int threads = 0, runs = 50, warmup = 5;
+  uint64_t seed = 1;
+  bool verbose = false;
+  bool runs_given = false;
+};
+
+int ParseInt(const std::string& flag, const char* v, int lo) {
+  char* end = nullptr;
+  long x = std::strtol(v, &end, 10);
+  if (!end || *end || x < lo || x > 1000000000) Usage((flag + " expects an integer >= " + std::to_string(lo)).c_str());
+  return static_cast<int>(x);
+}
+
+Args ParseArgs(int argc, char** argv) {
+  Args a;
+  if (argc < 2) Usage();
+  a.command = argv[1];
+  if (a.command == "--help" || a.command == "-h" || a.command == "help") Usage();
+  for (int i = 2; i < argc; ++i) {
+    std::string s = argv[i];
+    auto val = [&]() -> const char* {
+      if (i + 1 >= argc) Usage((s + " needs a value").c_str());
+      return argv[++i];
+    };
+    if (s == "--input" || s == "-i") a.inputs.push_back(val());
+    else if (s == "--output-dir" || s == "-o") a.output_dir = val();
+    else if (s == "--device" || s == "-d") a.devices.push_back(val());
+    else if (s == "--reference") a.devices.push_back(kReferenceDevice);
+    else if (s == "--threads" || s == "-t") a.threads = ParseInt(s, val(), 1);
+    else if (s == "--runs") { a.runs = ParseInt(s, val(), 1); a.runs_given = true; }
+    else if (s == "--warmup") a.warmup = ParseInt(s, val(), 0);
+    else if (s == "--seed") a.seed = static_cast<uint64_t>(ParseInt(s, val(), 0));
+    else if (s == "--verbose" || s == "-v") a.verbose = true;
+    else if (s == "--help" || s == "-h") Usage();
+    else if (!s.empty() && s[0] == '-') Usage(("unknown option " + s).c_str());
+    else if (a.model.empty()) a.model = s;
+    else Usage(("unexpected argument " + s).c_str());
+  }
+  return a;
+}
+
+// ---- devices -------------------------------------------------------------------------------
+
+struct DeviceInfo {
+  ANeuralNetworksDevice* device = nullptr;
+  std::string name, version;
+  int32_t type = 0;
+  int64_t feature_level = 0;
+};
+
+std::vector<DeviceInfo> ListDevices(std::string* error) {
+  std::vector<DeviceInfo> out;
+  uint32_t n = 0;
+  int r = ANeuralNetworks_getDeviceCount(&n);
+  if (r != ANEURALNETWORKS_NO_ERROR) {
+    *error = std::string("ANeuralNetworks_getDeviceCount failed: ") + ResultName(r);
+    return out;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    DeviceInfo d;
+    if ((r = ANeuralNetworks_getDevice(i, &d.device)) != ANEURALNETWORKS_NO_ERROR) {
+      *error = "ANeuralNetworks_getDevice(" + std::to_string(i) + ") failed: " + ResultName(r);
+      return {};
+    }
+    const char* s = nullptr;
+    if (ANeuralNetworksDevice_getName(d.device, &s) == ANEURALNETWORKS_NO_ERROR && s) d.name = s;
+    s = nullptr;
+    if (ANeuralNetworksDevice_getVersion(d.device, &s) == ANEURALNETWORKS_NO_ERROR && s) d.version = s;
+    ANeuralNetworksDevice_getType(d.device, &d.type);
+    ANeuralNetworksDevice_getFeatureLevel(d.device, &d.feature_level);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+bool FindDevice(const std::string& name, DeviceInfo* out, std::string* error) {
+  std::vector<DeviceInfo> all = ListDevices(error);
+  if (!error->empty()) return false;
+  for (const DeviceInfo& d : all) {
+    if (d.name == name) {
+      *out = d;
+      return true;
+    }
+  }
+  std::string names;
+  for (const DeviceInfo& d : all) names += (names.empty() ? "" : ", ") + d.name;
+  *error = "no device named '" + name + "' (available: " + (names.empty() ? "none" : names) + ")";
+  return false;
+}
+
+int CmdDevices() {
+  std::string err;
+  std::vector<DeviceInfo> devs = ListDevices(&err);
+  if (!err.empty()) {
+    std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+    return 1;
+  }
+  std::printf("runtime feature level: %s\n", FeatureLevelName(ANeuralNetworks_getRuntimeFeatureLevel()).c_str());
+  std::printf("%zu device(s)\n", devs.size());
+  size_t w = 4;
+  for (const DeviceInfo& d : devs) w = std::max(w, d.name.size());
+  std::printf("  %-*s  %-11s  %-13s  %s\n", static_cast<int>(w), "name", "type", "feature level", "version");
+  for (const DeviceInfo& d : devs) {
+    std::printf("  %-*s  %-11s  %-13s  %s\n", static_cast<int>(w), d.name.c_str(), DeviceTypeName(d.type),
+                FeatureLevelName(d.feature_level).c_str(), d.version.c_str());
+  }
+  return 0;
+}
+
+// ---- shared model loading ------------------------------------------------------------------
+
+std::string Dims(const std::vector<uint32_t>& d) {
+  std::string s = "[";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s + "]";
+}
+std::string Dims(const std::vector<int32_t>& d) {
+  std::string s = "[";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+  return s + "]";
+}
+
+double Ms(std::chrono::steady_clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+size_t ElementSize(int32_t type) {
+  switch (type) {
+    case ANEURALNETWORKS_TENSOR_FLOAT32: case ANEURALNETWORKS_TENSOR_INT32: return 4;
+    case ANEURALNETWORKS_TENSOR_FLOAT16: case ANEURALNETWORKS_TENSOR_QUANT16_SYMM:
+    case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM: return 2;
+    default: return 1;
+  }
+}
+const char* NpyDtype(int32_t type) {
+  switch (type) {
+    case ANEURALNETWORKS_TENSOR_FLOAT32: return "<f4";
+    case ANEURALNETWORKS_TENSOR_INT32: return "<i4";
+    case ANEURALNETWORKS_TENSOR_FLOAT16: return "<f2";
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM: return "|u1";
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED: case ANEURALNETWORKS_TENSOR_QUANT8_SYMM: return "|i1";
+    case ANEURALNETWORKS_TENSOR_BOOL8: return "|b1";
+    case ANEURALNETWORKS_TENSOR_QUANT16_SYMM: return "<i2";
+    case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM: return "<u2";
+    default: return "|u1";
+  }
+}
+uint64_t Count(const std::vector<uint32_t>& d) {
+  uint64_t n = 1;
+  for (uint32_t x : d) n *= x;
+  return n;
+}
+
+struct Loaded {
+  ModelFile file;
+  ImportedModel imported;
+  ImportReport report;
+  double import_ms = 0;
+};
+
+bool LoadModel(const std::string& path, Loaded* l) {
+  std::string err;
+  if (!l->file.Open(path, &err)) {
+    std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+    return false;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  if (!ImportModelFile(l->file, ImportOptions(), &l->imported, &l->report, &err)) {
+    std::fprintf(stderr, "nnapi: %s: %s\n", path.c_str(), err.c_str());
+    if (l->report.unsupported > 1) {
+      std::fprintf(stderr, "nnapi: %d unsupported operators in total; see `nnapi inspect %s`\n",
+                   l->report.unsupported, path.c_str());
+    }
+    return false;
+  }
+  l->import_ms = Ms(std::chrono::steady_clock::now() - t0);
+  return true;
+}
+
+struct Compiled {
+  ANeuralNetworksCompilation* compilation = nullptr;
+  ~Compiled() {
+    if (compilation) ANeuralNetworksCompilation_free(compilation);
+  }
+};
+
+// After a failed compilation: which operations do the chosen devices (or all devices) lack?
+void ReportUnsupported(const Loaded& l, const std::vector<std::string>& names) {
+  std::string err;
+  std::vector<DeviceInfo> all = ListDevices(&err);
+  std::vector<const ANeuralNetworksDevice*> devs;
+  for (const DeviceInfo& d : all) {
+    if (names.empty() || std::find(names.begin(), names.end(), d.name) != names.end()) devs.push_back(d.device);
+  }
+  const std::vector<NnOperation>& ops = l.imported.graph().operations;
+  if (devs.empty() || ops.empty()) return;
+  std::unique_ptr<bool[]> sup(new bool[ops.size()]());
+  if (ANeuralNetworksModel_getSupportedOperationsForDevices(l.imported.model(), devs.data(),
+                                                            static_cast<uint32_t>(devs.size()), sup.get()) !=
+      ANEURALNETWORKS_NO_ERROR)
+    return;
+  std::map<std::string, int> missing;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (!sup[i]) missing[NnOperationName(ops[i].type)]++;
+  }
+  if (missing.empty()) return;
+  std::string s;
+  for (const auto& [name, n] : missing) s += (s.empty() ? "" : ", ") + name + " x" + std::to_string(n);
+  std::fprintf(stderr, "nnapi: operations no %s supports: %s\n", names.empty() ? "device" : "selected device",
+               s.c_str());
+}
+
+bool Compile(const Loaded& l, const std::vector<std::string>& devices, Compiled* c, double* ms) {
+  auto t0 = std::chrono::steady_clock::now();
+  int r;
+  if (devices.empty()) {
+    r = ANeuralNetworksCompilation_create(l.imported.model(), &c->compilation);
+  } else {
+    std::vector<const ANeuralNetworksDevice*> devs;
+    for (const std::string& name : devices) {
+      DeviceInfo d;
+      std::string err;
+      if (!FindDevice(name, &d, &err)) {
+        std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+        return false;
+      }
+      devs.push_back(d.device);
+    }
+    r = ANeuralNetworksCompilation_createForDevices(l.imported.model(), devs.data(),
+                                                     static_cast<uint32_t>(devs.size()), &c->compilation);
+  }
+  if (r != ANEURALNETWORKS_NO_ERROR) {
+    std::fprintf(stderr, "nnapi: compilation create failed: %s\n", ResultName(r));
+    return false;
+  }
+  ANeuralNetworksCompilation_setPreference(c->compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+  r = ANeuralNetworksCompilation_finish(c->compilation);
+  if (r != ANEURALNETWORKS_NO_ERROR) {
+    std::fprintf(stderr, "nnapi: ANeuralNetworksCompilation_finish failed: %s\n", ResultName(r));
+    ReportUnsupported(l, devices);
+    return false;
+  }
+  *ms = Ms(std::chrono::steady_clock::now() - t0);
+  return true;
+}
+
+// Input/output buffers for one execution.
+struct IoBuffers {
+  std::vector<std::vector<uint8_t>> inputs, outputs;
+};
+
+void RandomFill(const NnOperand& o, std::mt19937_64& rng, std::vector<uint8_t>* buf) {
+  const uint64_t n = Count(o.dims);
+  buf->assign(n * ElementSize(o.type), 0);
+  std::uniform_real_distribution<float> uf(-1.f, 1.f);
+  for (uint64_t i = 0; i < n; ++i) {
+    switch (o.type) {
+      case ANEURALNETWORKS_TENSOR_FLOAT32: {
+        float v = uf(rng);
+        std::memcpy(buf->data() + 4 * i, &v, 4);
+        break;
+      }
+      case ANEURALNETWORKS_TENSOR_INT32: {
+        int32_t v = static_cast<int32_t>(rng() % 10);
+        std::memcpy(buf->data() + 4 * i, &v, 4);
+        break;
+      }
+      case ANEURALNETWORKS_TENSOR_FLOAT16: {
+        // Values in [-1, 1): sign, exponent 14 (0.5..1) or below, random mantissa.
+        uint16_t h = static_cast<uint16_t>(((rng() & 1) << 15) | ((10 + rng() % 5) << 10) | (rng() & 0x3ff));
+        std::memcpy(buf->data() + 2 * i, &h, 2);
+        break;
+      }
+      case ANEURALNETWORKS_TENSOR_BOOL8: (*buf)[i] = static_cast<uint8_t>(rng() & 1); break;
+      default: {
+        size_t es = ElementSize(o.type);
+        for (size_t b = 0; b < es; ++b) (*buf)[i * es + b] = static_cast<uint8_t>(rng());
+      }
+    }
+  }
+}
+
+bool PrepareInputs(const Args& a, const Loaded& l, IoBuffers* io) {
+  const NnGraph& g = l.imported.graph();
+  if (!a.inputs.empty() && a.inputs.size() != g.inputs.size()) {
+    std::fprintf(stderr, "nnapi: model has %zu inputs, %zu --input files given\n", g.inputs.size(), a.inputs.size());
+    return false;
+  }
+  std::mt19937_64 rng(a.seed);
+  io->inputs.resize(g.inputs.size());
+  for (size_t k = 0; k < g.inputs.size(); ++k) {
+    const NnOperand& o = g.operands[g.inputs[k]];
+    if (a.inputs.empty()) {
+      RandomFill(o, rng, &io->inputs[k]);
+      continue;
+    }
+    NpyArray arr;
+    std::string err;
+    if (!ReadNpyFile(a.inputs[k], &arr, &err)) {
+      std::fprintf(stderr, "nnapi: input %zu: %s\n", k, err.c_str());
+      return false;
+    }
+    const uint64_t want = Count(o.dims);
+    if (arr.element_count() != want) {
+      std::fprintf(stderr, "nnapi: input %zu (%s): %s holds %llu elements, the model expects %s = %llu\n", k,
+                   a.inputs[k].c_str(), a.inputs[k].c_str(), static_cast<unsigned long long>(arr.element_count()),
+                   Dims(o.dims).c_str(), static_cast<unsigned long long>(want));
+      return false;
+    }
+    if (arr.dtype == NpyDtype(o.type) || (arr.dtype.size() == 3 && arr.dtype.substr(1) == std::string(NpyDtype(o.type)).substr(1))) {
+      io->inputs[k] = arr.data;
+    } else if (o.type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+      std::vector<float> f;
+      if (!NpyToFloat32(arr, &f, &err)) {
+        std::fprintf(stderr, "nnapi: input %zu: %s\n", k, err.c_str());
+        return false;
+      }
+      io->inputs[k].resize(f.size() * 4);
+      std::memcpy(io->inputs[k].data(), f.data(), io->inputs[k].size());
+    } else {
+      std::fprintf(stderr, "nnapi: input %zu: .npy dtype %s does not match the model's %s\n", k, arr.dtype.c_str(),
+                   NnOperandTypeName(o.type));
+      return false;
+    }
+  }
+  io->outputs.resize(g.outputs.size());
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const NnOperand& o = g.operands[g.outputs[k]];
+    io->outputs[k].assign(Count(o.dims) * ElementSize(o.type), 0);
+  }
+  return true;
+}
+
+struct Execution {
+  ANeuralNetworksExecution* e = nullptr;
+  ~Execution() {
+    if (e) ANeuralNetworksExecution_free(e);
+  }
+};
+
+// With `reusable`, asks for a reusable execution (FL5+); *reused reports whether it was granted.
+bool SetupExecution(const Compiled& c, IoBuffers* io, bool reusable, Execution* ex, bool* reused = nullptr) {
+  int r = ANeuralNetworksExecution_create(c.compilation, &ex->e);
+  if (r != ANEURALNETWORKS_NO_ERROR) {
+    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_create failed: %s\n", ResultName(r));
+    return false;
+  }
+  bool granted = reusable && ANeuralNetworksExecution_setReusable(ex->e, true) == ANEURALNETWORKS_NO_ERROR;
+  if (reused) *reused = granted;
+  for (size_t k = 0; k < io->inputs.size(); ++k) {
+    r = ANeuralNetworksExecution_setInput(ex->e, static_cast<int32_t>(k), nullptr, io->inputs[k].data(),
+                                          io->inputs[k].size());
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::fprintf(stderr, "nnapi: setInput(%zu) failed: %s\n", k, ResultName(r));
+      return false;
+    }
+  }
+  for (size_t k = 0; k < io->outputs.size(); ++k) {
+    r = ANeuralNetworksExecution_setOutput(ex->e, static_cast<int32_t>(k), nullptr, io->outputs[k].data(),
+                                           io->outputs[k].size());
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::fprintf(stderr, "nnapi: setOutput(%zu) failed: %s\n", k, ResultName(r));
+      return false;
+    }
+  }
+  return true;
+}
+
+void ApplyThreads(int threads) {
+  if (threads > 0) setenv("NNAPI_CPU_THREADS", std::to_string(threads).c_str(), 1);
+}
+
+// ---- inspect -------------------------------------------------------------------------------
+
+int CmdInspect(const Args& a) {
+  ModelFile file;
+  std::string err;
+  if (!file.Open(a.model, &err)) {
+    std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+    return 1;
+  }
+  const Model& m = file.model();
+  const SubGraph& sg = m.subgraphs[0];
+  std::printf("model: %s (%zu bytes, schema version %u%s%s)\n", a.model.c_str(), file.file_size(), m.version,
+              m.description.empty() ? "" : ", ", m.description.c_str());
+  std::printf("subgraphs: %zu; main subgraph: %zu tensors, %zu operators, %zu buffers\n", m.subgraphs.size(),
+              sg.tensors.size(), sg.operators.size(), m.buffers.size());
+  for (size_t k = 0; k < sg.inputs.size(); ++k) {
+    const Tensor& t = sg.tensors[static_cast<size_t>(sg.inputs[k])];
+    std::printf("  input  %zu: %-28s %s %s\n", k, t.name.c_str(), TensorTypeName(t.type), Dims(t.shape).c_str());
+  }
+  for (size_t k = 0; k < sg.outputs.size(); ++k) {
+    const Tensor& t = sg.tensors[static_cast<size_t>(sg.outputs[k])];
+    std::printf("  output %zu: %-28s %s %s\n", k, t.name.c_str(), TensorTypeName(t.type), Dims(t.shape).c_str());
+  }
+
+  ImportOptions opts;
+  opts.allow_partial = true;
+  NnGraph graph;
+  ImportReport rep;
+  bool complete = PlanImport(m, opts, &graph, &rep);
+
+  // Per TFLite operator type: count and what it became.
+  struct Row {
+    int count = 0, unsupported = 0, folded = 0;
+    std::map<std::string, int> nn;
+    std::string reason;
+  };
+  std::map<std::string, Row> rows;
+  for (const OpReport& o : rep.ops) {
+    Row& r = rows[o.tflite_name];
+    r.count++;
+    if (o.status == OpReport::Status::kFolded) r.folded++;
+    if (o.status == OpReport::Status::kUnsupported) {
+      r.unsupported++;
+      if (r.reason.empty()) r.reason = o.detail;
+    }
+    std::string seq;
+    for (const std::string& n : o.nnapi_ops) seq += (seq.empty() ? "" : " + ") + n;
+    if (!seq.empty()) r.nn[seq]++;
+  }
+  std::printf("\noperator mapping (TFLite -> NNAPI):\n");
+  for (const auto& [name, r] : rows) {
+    std::string to;
+    for (const auto& [seq, n] : r.nn) to += (to.empty() ? "" : ", ") + seq + (n != r.count ? " x" + std::to_string(n) : "");
+    if (r.folded) to += (to.empty() ? "" : ", ") + std::string("folded into constants") + (r.folded != r.count ? " x" + std::to_string(r.folded) : "");
+    if (r.unsupported) to += (to.empty() ? "" : ", ") + std::string("UNSUPPORTED x") + std::to_string(r.unsupported) + ": " + r.reason;
+    std::printf("  %-34s x%-4d -> %s\n", name.c_str(), r.count, to.c_str());
+  }
+  if (a.verbose) {
+    std::printf("\nper operator:\n");
+    for (const OpReport& o : rep.ops) {
+      std::string seq;
+      for (const std::string& n : o.nnapi_ops) seq += (seq.empty() ? "" : " + ") + n;
+      const char* st = o.status == OpReport::Status::kMapped ? "" : o.status == OpReport::Status::kFolded ? "folded" : "UNSUPPORTED";
+      std::printf("  #%-4d %-30s -> %s%s%s%s\n", o.index, o.tflite_name.c_str(), seq.c_str(), st,
+                  o.detail.empty() ? "" : ": ", o.detail.c_str());
+    }
+  }
+  std::printf("\nNNAPI graph: %zu operations, %zu operands, %zu inputs, %zu outputs; constants: %.2f MB referenced "
+              "from the file, %.2f MB converted/owned\n",
+              graph.operations.size(), graph.operands.size(), graph.inputs.size(), graph.outputs.size(),
+              graph.file_const_bytes / 1048576.0, graph.owned_const_bytes / 1048576.0);
+  if (!complete) {
+    std::printf("import: INCOMPLETE — %d unsupported operator(s); first: %s\n", rep.unsupported,
+                rep.first_error.c_str());
+    if (rep.boundary_inputs || rep.boundary_outputs) {
+      std::printf("        the mapped part gets %d extra input(s) and %d extra output(s) at the boundaries\n",
+                  rep.boundary_inputs, rep.boundary_outputs);
+    }
+  } else {
+    std::printf("import: complete (%zu TFLite operators: %zu mapped, %d folded)\n", rep.ops.size(),
+                rep.ops.size() - static_cast<size_t>(rep.folded), rep.folded);
+  }
+  if (graph.operations.empty()) return complete ? 0 : 1;
+
+  // Device support, through the runtime.
+  std::vector<DeviceInfo> devs = ListDevices(&err);
+  if (!err.empty()) {
+    std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+    return 1;
+  }
+  if (!a.devices.empty()) {
+    std::vector<DeviceInfo> chosen;
+    for (const std::string& n : a.devices) {
+      DeviceInfo d;
+      if (!FindDevice(n, &d, &err)) {
+        std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+        return 1;
+      }
+      chosen.push_back(d);
+    }
+    devs = chosen;
+  }
+  const size_t nops = graph.operations.size();
+  std::vector<NnOperation> ops_copy = graph.operations;
+  ImportedModel im;
+  if (!BuildNnapiModel(std::move(graph), file.fd(), file.file_size(), &im, &err)) {
+    std::printf("\ndevice support: unavailable — the runtime rejected the model: %s\n", err.c_str());
+    return 1;
+  }
+  std::printf("\ndevice support (ANeuralNetworksModel_getSupportedOperationsForDevices):\n");
+  std::vector<bool> any(nops, false);
+  for (const DeviceInfo& d : devs) {
+    std::unique_ptr<bool[]> sup(new bool[nops]());
+    const ANeuralNetworksDevice* dp = d.device;
+    int r = ANeuralNetworksModel_getSupportedOperationsForDevices(im.model(), &dp, 1, sup.get());
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::printf("  %s: query failed: %s\n", d.name.c_str(), ResultName(r));
+      continue;
+    }
+    size_t n = 0, partitions = 0;
+    std::map<std::string, int> missing;
+    for (size_t i = 0; i < nops; ++i) {
+      if (sup[i]) {
+        ++n;
+        any[i] = true;
+        if (i == 0 || !sup[i - 1]) ++partitions;
+      } else {
+        missing[NnOperationName(ops_copy[i].type)]++;
+      }
+    }
+    // Runs of supported operations in execution order go to the device; each gap needs another
+    // device, so the plan alternates between them.
+    size_t gaps = 0;
+    for (size_t i = 0; i < nops; ++i) {
+      if (!sup[i] && (i == 0 || sup[i - 1])) ++gaps;
+    }
+    std::printf("  %-24s %zu/%zu operations supported; estimated partitions: %zu on this device + %zu elsewhere\n",
+                d.name.c_str(), n, nops, partitions, gaps);
+    if (!missing.empty()) {
+      std::string s;
+      for (const auto& [name, c] : missing) s += (s.empty() ? "" : ", ") + name + " x" + std::to_string(c);
+      std::printf("  %-24s unsupported: %s\n", "", s.c_str());
+    }
+  }
+  size_t none = 0;
+  for (bool b : any) none += !b;
+  if (none) std::printf("  %zu operation(s) are supported by none of the listed devices\n", none);
+  return complete ? 0 : 1;
+}
+
+// ---- run -----------------------------------------------------------------------------------
+
+std::string ValuesPreview(const NnOperand& o, const std::vector<uint8_t>& buf, double* mn, double* mx, double* mean) {
+  const uint64_t n = buf.size() / ElementSize(o.type);
+  auto at = [&](uint64_t i) -> double {
+    switch (o.type) {
+      case ANEURALNETWORKS_TENSOR_FLOAT32: { float v; std::memcpy(&v, buf.data() + 4 * i, 4); return v; }
+      case ANEURALNETWORKS_TENSOR_INT32: { int32_t v; std::memcpy(&v, buf.data() + 4 * i, 4); return v; }
+      case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM: return (buf[i] - o.zero_point) * static_cast<double>(o.scale);
+      case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED: return (static_cast<int8_t>(buf[i]) - o.zero_point) * static_cast<double>(o.scale);
+      case ANEURALNETWORKS_TENSOR_BOOL8: return buf[i] ? 1 : 0;
+      default: return buf[i];
+    }
+  };
+  *mn = INFINITY;
+  *mx = -INFINITY;
+  double sum = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    double v = at(i);
+    *mn = std::min(*mn, v);
+    *mx = std::max(*mx, v);
+    sum += v;
+  }
+  *mean = n ? sum / static_cast<double>(n) : 0;
+  std::string s;
+  for (uint64_t i = 0; i < std::min<uint64_t>(n, 6); ++i) {
+    char b[32];
+    std::snprintf(b, sizeof(b), "%s%.6g", i ? ", " : "", at(i));
+    s += b;
+  }
+  if (n > 6) s += ", ...";
+  return s;
+}
+
+int CmdRun(const Args& a) {
+  ApplyThreads(a.threads);
+  Loaded l;
+  if (!LoadModel(a.model, &l)) return 1;
+  Compiled c;
+  double compile_ms = 0;
+  if (!Compile(l, a.devices, &c, &compile_ms)) return 1;
+  IoBuffers io;
+  if (!PrepareInputs(a, l, &io)) return 1;
+  Execution ex;
+  if (!SetupExecution(c, &io, false, &ex)) return 1;
+  auto t0 = std::chrono::steady_clock::now();
+  int r = ANeuralNetworksExecution_compute(ex.e);
+  double run_ms = Ms(std::chrono::steady_clock::now() - t0);
+  if (r != ANEURALNETWORKS_NO_ERROR) {
+    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ResultName(r));
+    return 1;
+  }
+  const NnGraph& g = l.imported.graph();
+  const SubGraph& sg = l.file.model().subgraphs[0];
+  std::printf("model: %s\ndevice: %s\nimport %.1f ms, compile %.1f ms, inference %.2f ms\n", a.model.c_str(),
+              a.devices.empty() ? "(runtime's choice)" : a.devices[0].c_str(), l.import_ms, compile_ms, run_ms);
+  std::printf("inputs: %s\n", a.inputs.empty() ? ("deterministic random (seed " + std::to_string(a.seed) + ")").c_str() : "from .npy files");
+  if (!a.output_dir.empty()) {
+    mkdir(a.output_dir.c_str(), 0755);
+    // The inputs are saved too, so a run with random inputs can be replayed elsewhere.
+    for (size_t k = 0; k < g.inputs.size(); ++k) {
+      const NnOperand& o = g.operands[g.inputs[k]];
+      std::string path = a.output_dir + "/input_" + std::to_string(k) + ".npy", err;
+      std::vector<uint64_t> shape(o.dims.begin(), o.dims.end());
+      if (!WriteNpyFile(path, NpyDtype(o.type), shape, io.inputs[k].data(), io.inputs[k].size(), &err)) {
+        std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+        return 1;
+      }
+    }
+  }
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const NnOperand& o = g.operands[g.outputs[k]];
+    std::vector<uint32_t> dims = o.dims;
+    uint32_t rank = 0;
+    if (ANeuralNetworksExecution_getOutputOperandRank(ex.e, static_cast<int32_t>(k), &rank) == ANEURALNETWORKS_NO_ERROR &&
+        rank == dims.size() && rank > 0) {
+      ANeuralNetworksExecution_getOutputOperandDimensions(ex.e, static_cast<int32_t>(k), dims.data());
+    }
+    double mn, mx, mean;
+    std::string preview = ValuesPreview(o, io.outputs[k], &mn, &mx, &mean);
+    std::string name = k < sg.outputs.size() ? sg.tensors[static_cast<size_t>(sg.outputs[k])].name : "";
+    std::printf("output %zu %s: %s %s  min %.6g max %.6g mean %.6g\n  [%s]\n", k, name.c_str(),
+                NnOperandTypeName(o.type), Dims(dims).c_str(), mn, mx, mean, preview.c_str());
+    if (!a.output_dir.empty()) {
+      std::string path = a.output_dir + "/output_" + std::to_string(k) + ".npy";
+      std::vector<uint64_t> shape(dims.begin(), dims.end());
+      std::string err;
+      if (!WriteNpyFile(path, NpyDtype(o.type), shape, io.outputs[k].data(), io.outputs[k].size(), &err)) {
+        std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+        return 1;
+      }
+      std::printf("  -> %s\n", path.c_str());
+    }
+  }
+  return 0;
+}
+
+// ---- bench ---------------------------------------------------------------------------------
+
+struct Stats {
+  double min = 0, max = 0, avg = 0, std = 0, median = 0, p90 = 0;
+};
+Stats Summarize(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  double sum = 0;
+  for (double x : v) sum += x;
+  s.avg = sum / static_cast<double>(v.size());
+  double var = 0;
+  for (double x : v) var += (x - s.avg) * (x - s.avg);
+  s.std = std::sqrt(var / static_cast<double>(v.size()));
+  auto pct = [&](double p) {
+    double idx = p * static_cast<double>(v.size() - 1);
+    size_t lo = static_cast<size_t>(idx);
+    size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
+  };
+  s.median = pct(0.5);
+  s.p90 = pct(0.9);
+  return s;
+}
+
+class Progress {
+ public:
+  Progress(const char* label, int total) : label_(label), total_(total), start_(std::chrono::steady_clock::now()) {}
+  void Update(int done) {
+    // Only worth drawing for runs that take a while; redraw at most ~10 times per second.
+    auto now = std::chrono::steady_clock::now();
+    if (Ms(now - start_) < 1000 || Ms(now - last_) < 100) return;
+    last_ = now;
+    shown_ = true;
+    const int width = 30;
+    int filled = total_ ? done * width / total_ : width;
+    std::fprintf(stderr, "\r%s [%.*s%*s] %d/%d", label_, filled, "##############################", width - filled,
+                 "", done, total_);
+    std::fflush(stderr);
+  }
+  void Done() {
+    if (shown_) std::fprintf(stderr, "\r%*s\r", 60, "");
+  }
+
+ private:
+  const char* label_;
+  int total_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool shown_ = false;
+};
+
+int CmdBench(const Args& a) {
+  ApplyThreads(a.threads);
+  auto t_init = std::chrono::steady_clock::now();
+  Loaded l;
+  if (!LoadModel(a.model, &l)) return 1;
+  Compiled c;
+  double compile_ms = 0;
+  if (!Compile(l, a.devices, &c, &compile_ms)) return 1;
+  double init_ms = Ms(std::chrono::steady_clock::now() - t_init);
+  IoBuffers io;
+  if (!PrepareInputs(a, l, &io)) return 1;
+  Execution ex;
+  bool reusable = false;
+  if (!SetupExecution(c, &io, true, &ex, &reusable)) return 1;
+
+  std::printf("STARTING!\n");
+  std::printf("Graph: [%s]\n", a.model.c_str());
+  std::printf("Device: [%s]\n", a.devices.empty() ? "runtime default" : a.devices[0].c_str());
+  std::printf("Num threads: [%s]\n", a.threads > 0 ? std::to_string(a.threads).c_str() : "driver default");
+  std::printf("Min num runs: [%d]\nNum warmup runs: [%d]\n", a.runs, a.warmup);
+  std::printf("Loaded model %s\n", a.model.c_str());
+  std::printf("The input model file size (MB): %.4f\n", l.file.file_size() / 1e6);
+  std::printf("Initialized session in %.3fms (import %.3fms, compile %.3fms).\n", init_ms, l.import_ms, compile_ms);
+
+  bool first = true;
+  auto run_once = [&](double* ms) -> bool {
+    // Without reusable executions each run needs a fresh one; creating it is not timed.
+    if (!first && !reusable) {
+      Execution fresh;
+      if (!SetupExecution(c, &io, false, &fresh)) return false;
+      std::swap(ex.e, fresh.e);
+    }
+    first = false;
+    auto t0 = std::chrono::steady_clock::now();
+    int r = ANeuralNetworksExecution_compute(ex.e);
+    *ms = Ms(std::chrono::steady_clock::now() - t0);
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ResultName(r));
+      return false;
+    }
+    return true;
+  };
+
+  std::vector<double> warm;
+  Progress pw("warmup", a.warmup);
+  for (int i = 0; i < a.warmup; ++i) {
+    double ms;
+    if (!run_once(&ms)) return 1;
+    warm.push_back(ms);
+    pw.Update(i + 1);
+  }
+  pw.Done();
+  std::vector<double> times;
+  Progress pr("benchmark", a.runs);
+  for (int i = 0; i < a.runs; ++i) {
+    double ms;
+    if (!run_once(&ms)) return 1;
+    times.push_back(ms);
+    pr.Update(i + 1);
+  }
+  pr.Done();
+  auto us = [](double ms) { return static_cast<long long>(std::llround(ms * 1000.0)); };
+  if (!warm.empty()) {
+    Stats w = Summarize(warm);
+    std::printf("count=%zu first=%lld curr=%lld min=%lld max=%lld avg=%.0f std=%lld\n", warm.size(), us(warm.front()),
+                us(warm.back()), us(w.min), us(w.max), w.avg * 1000.0, us(w.std));
+  }
+  Stats s = Summarize(times);
+  std::printf("count=%zu first=%lld curr=%lld min=%lld max=%lld avg=%.0f std=%lld\n", times.size(), us(times.front()),
+              us(times.back()), us(s.min), us(s.max), s.avg * 1000.0, us(s.std));
+  std::printf("Latency (ms): min=%.3f median=%.3f p90=%.3f max=%.3f avg=%.3f\n", s.min, s.median, s.p90, s.max, s.avg);
+  std::printf("Inference timings in us: Init: %lld, First inference: %lld, Warmup (avg): %.0f, Inference (avg): %.0f\n",
+              us(init_ms), us(warm.empty() ? times.front() : warm.front()),
+              warm.empty() ? 0.0 : Summarize(warm).avg * 1000.0, s.avg * 1000.0);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a = ParseArgs(argc, argv);
+  if (a.command == "devices") {
+    if (!a.model.empty()) Usage("devices takes no model");
+    return CmdDevices();
+  }
+  if (a.command != "inspect" && a.command != "run" && a.command != "bench") Usage(("unknown command " + a.command).c_str());
+  if (a.model.empty()) Usage((a.command + " needs a MODEL.tflite").c_str());
+  if (a.devices.size() > 1 && a.command != "inspect") Usage("give at most one --device (or --reference)");
+  if (a.command == "inspect") return CmdInspect(a);
+  if (a.command == "run") return CmdRun(a);
+  return CmdBench(a);
+}
