@@ -2,12 +2,25 @@
 
 #include <android/NeuralNetworks.h>
 
+#include <cstdlib>
+
 #include "cpu/prepared_model.h"
 #include "hal/log.h"
 #include "ops/operation.h"
 
 namespace nn {
 namespace {
+
+// NNAPI_CPU_CLAIM_FEATURE_LEVEL lets developers run the conformance vectors of a level the
+// driver does not claim yet (e.g. 30); the default is the honest kCpuDeviceFeatureLevel.
+int64_t claimedFeatureLevel() {
+  static const int64_t level = [] {
+    const char* v = getenv("NNAPI_CPU_CLAIM_FEATURE_LEVEL");
+    const long long n = v ? atoll(v) : 0;
+    return n >= kFeatureLevel1 ? static_cast<int64_t>(n) : kCpuDeviceFeatureLevel;
+  }();
+  return level;
+}
 
 class CpuDevice : public Device {
  public:
@@ -16,7 +29,7 @@ class CpuDevice : public Device {
   const std::string& name() const override { return name_; }
   const std::string& version() const override { return version_; }
   int32_t type() const override { return ANEURALNETWORKS_DEVICE_CPU; }
-  int64_t featureLevel() const override { return kCpuDeviceFeatureLevel; }
+  int64_t featureLevel() const override { return claimedFeatureLevel(); }
 
   Status getSupportedOperations(const Model& model, std::vector<bool>* supported,
                                 std::vector<std::string>* reasons) const override {

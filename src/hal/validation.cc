@@ -148,6 +148,18 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
         break;
     }
   }
+  for (uint32_t index : sg.inputIndexes) {
+    if (index >= numOperands || sg.operands[index].lifetime != Lifetime::SUBGRAPH_INPUT) {
+      logError("%s: input operand %u is not a plain model input", label, index);
+      return ErrorStatus::INVALID_ARGUMENT;
+    }
+  }
+  for (uint32_t index : sg.outputIndexes) {
+    if (index >= numOperands || sg.operands[index].lifetime != Lifetime::SUBGRAPH_OUTPUT) {
+      logError("%s: output operand %u is not a plain model output", label, index);
+      return ErrorStatus::INVALID_ARGUMENT;
+    }
+  }
   // Every temporary and output is written by exactly one operation; nothing else is written.
   std::vector<uint32_t> writes(numOperands, 0);
   for (size_t k = 0; k < sg.operations.size(); ++k) {

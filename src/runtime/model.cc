@@ -40,6 +40,18 @@ int RuntimeModel::checkOperandIndex(const char* function, int32_t index) const {
   return ANEURALNETWORKS_NO_ERROR;
 }
 
+namespace {
+// A model input or output cannot also be given a value.
+int checkNotInputOrOutput(const char* fn, int32_t index, const Operand& o) {
+  if (o.lifetime == Lifetime::SUBGRAPH_INPUT || o.lifetime == Lifetime::SUBGRAPH_OUTPUT) {
+    logError("%s (operand %d): the operand is a model %s and cannot be given a value", fn, index,
+             o.lifetime == Lifetime::SUBGRAPH_INPUT ? "input" : "output");
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  return ANEURALNETWORKS_NO_ERROR;
+}
+}  // namespace
+
 int RuntimeModel::addOperand(const ANeuralNetworksOperandType& type) {
   const char* fn = "ANeuralNetworksModel_addOperand";
   if (int r = checkMutable(fn)) return r;
@@ -73,6 +85,7 @@ int RuntimeModel::setOperandValue(int32_t index, const void* buffer, size_t leng
   if (int r = checkMutable(fn)) return r;
   if (int r = checkOperandIndex(fn, index)) return r;
   Operand& o = model_->main.operands[index];
+  if (int r = checkNotInputOrOutput(fn, index, o)) return r;
   if (buffer == nullptr) {
     if (length != 0) {
       logError("%s (operand %d): buffer is NULL but length is %zu", fn, index, length);
@@ -136,6 +149,7 @@ int RuntimeModel::setOperandValueFromMemory(int32_t index, const RuntimeMemory* 
   if (int r = checkMutable(fn)) return r;
   if (int r = checkOperandIndex(fn, index)) return r;
   Operand& o = model_->main.operands[index];
+  if (int r = checkNotInputOrOutput(fn, index, o)) return r;
   if (!isFullySpecified(o.type, o.dimensions)) {
     logError("%s (operand %d): a constant tensor needs fully specified dimensions, got %s", fn,
              index, toString(o.dimensions).c_str());
@@ -177,6 +191,7 @@ int RuntimeModel::setOperandValueFromModel(int32_t index, const RuntimeModel* va
   }
   if (int r = checkOperandIndex(fn, index)) return r;
   Operand& o = model_->main.operands[index];
+  if (int r = checkNotInputOrOutput(fn, index, o)) return r;
   if (o.type != OperandType::SUBGRAPH) {
     logError("%s (operand %d): operand type is %s, expected MODEL", fn, index, toString(o.type));
     return ANEURALNETWORKS_BAD_DATA;
