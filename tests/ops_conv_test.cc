@@ -333,19 +333,6 @@ TEST(Conv2D, Quant8Signed) {
   expectConvQuant<int8_t>(s, {-15, 10}, {4, -4}, {3}, {-66});
 }
 
-TEST(Conv2D, ZeroBatch) {
-  ConvSpec s;
-  s.inDims = {0, 3, 3, 1};
-  s.filterDims = {1, 2, 2, 1};
-  s.outDims = {0, 2, 2, 1};
-  s.scalars = {ANEURALNETWORKS_PADDING_VALID, 1, 1, ANEURALNETWORKS_FUSED_NONE};
-  ConvData d{{}, bytesOf(kFilter2x2), bytesOf(std::vector<float>{1})};
-  ModelBuilder m;
-  ASSERT_EQ(buildConv(m, s, d), ANEURALNETWORKS_NO_ERROR);
-  auto r = nntest::runModel(m, {{}}, {0});
-  EXPECT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
-}
-
 // ---------------------------------------------------------------------------------------
 // DEPTHWISE_CONV_2D, hand-computed.
 //

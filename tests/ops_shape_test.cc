@@ -130,6 +130,19 @@ TEST(ShapeOps, SqueezeAllOrSelected) {
     ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
     EXPECT_EQ(r.outputDims[0], (std::vector<uint32_t>{1, 3, 2}));
   }
+  {
+    ModelBuilder m;  // axes arrive with the request: squeeze dimension 0 only
+    const uint32_t in = m.addOperand(kF32, {1, 3, 1, 2});
+    const uint32_t axes = m.addOperand(kI32, {1});
+    const uint32_t out = m.addOperand(kF32, {0, 0, 0});
+    m.addOperation(ANEURALNETWORKS_SQUEEZE, {in, axes}, {out});
+    ASSERT_EQ(m.finish({in, axes}, {out}), ANEURALNETWORKS_NO_ERROR);
+    RunResult r = runModel(m, {bytesOf(data), bytesOf(std::vector<int32_t>{0})},
+                           {6 * sizeof(float)});
+    ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
+    EXPECT_EQ(r.outputDims[0], (std::vector<uint32_t>{3, 1, 2}));
+    EXPECT_EQ(valuesOf<float>(r.outputs[0]), data);
+  }
 }
 
 TEST(ShapeOps, SqueezeRejectsNonUnitDimension) {

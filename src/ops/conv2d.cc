@@ -5,6 +5,7 @@
 // to XNNPACK with weights packed once at compilation when filter and bias are constants,
 // and to our packed GEMM when they are not (or XNNPACK is absent). Quant8 always uses our
 // int8 GEMM whose requantization is bit-exact with the reference.
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -30,7 +31,7 @@ struct ConvState : public OpState {
   // (implicit padding with an input whose size is only known at execution).
   std::mutex xnnMutex;
   bool xnnEligible = false;
-  bool xnnFailed = false;
+  std::atomic<bool> xnnFailed{false};  // read outside the mutex
   XnnConvolution xnn;
 };
 

@@ -3,11 +3,17 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <type_traits>
 
 #include "cpu/thread_pool.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+// GCC 12's AVX-512 headers seed unused result lanes from a self-initialized variable, which
+// -Wmaybe-uninitialized reports at every inlined use.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #define NNAPI_CONV_AVX512 1
 #else
 #define NNAPI_CONV_AVX512 0
@@ -320,18 +326,6 @@ Status resolveGeometry(OpContext& ctx, bool depthwise, Geometry* g) {
   return kOk;
 }
 
-Status withNhwcBuffers(OpContext& ctx, const Geometry& g,
-                       const std::function<Status(const void* input, void* output)>& fn) {
-  if (!g.p.nchw) return fn(ctx.inputData(0), ctx.outputData(0));
-  const uint32_t es = elementSize(ctx.inputType(0));
-  std::vector<uint8_t> in(ctx.inputShape(0).bytes());
-  std::vector<uint8_t> out(ctx.outputShape(0).bytes());
-  nchwToNhwc(ctx.inputData(0), in.data(), g.batches, g.inC, g.inH, g.inW, es);
-  NN_RETURN_IF_ERROR(fn(in.data(), out.data()));
-  nhwcToNchw(out.data(), ctx.outputData(0), g.batches, g.outH, g.outW, g.outC, es);
-  return kOk;
-}
-
 // =========================================================================================
 // Quantization
 
@@ -611,47 +605,59 @@ constexpr uint32_t kMaxMR = 6;   // rows per micro-kernel call
 constexpr uint32_t kRowBlock = 48;     // rows per parallel task (multiple of kMaxMR)
 constexpr uint32_t kColBlockTiles = 8; // column tiles per parallel task
 
-void runParallel(ThreadPool* pool, size_t n, const std::function<void(size_t, size_t)>& fn) {
+// The pool takes a std::function; wrapping a reference keeps it within std::function's
+// inline storage, so no heap allocation happens per execution.
+template <typename Fn>
+void runParallel(ThreadPool* pool, size_t n, const Fn& fn) {
   if (n == 0) return;
   if (pool != nullptr && n > 1) {
-    pool->parallelFor(n, 1, fn);
+    pool->parallelFor(n, 1, [&fn](size_t begin, size_t end) { fn(begin, end); });
   } else {
     fn(0, n);
   }
 }
 
+// Per-thread scratch reused across executions. Callers take .data() once: every access to
+// a thread_local object goes through the TLS wrapper.
+template <typename T>
+T* scratchBuffer(std::vector<T>& buffer, size_t count) {
+  if (buffer.size() < count) buffer.resize(count);
+  return buffer.data();
+}
+
 inline uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-// A row provider fills (or points at) the GEMM's left-hand row for global row index `row`.
-// `scratch` holds at least the row's padded length. For quant8 rows also return the sum of
+// A row provider fills (or points at) the GEMM's left-hand row for global row index `row`:
+//   float:  const float* (uint32_t row, float* scratch)
+//   quant8: const uint8_t* (uint32_t row, uint8_t* scratch, int32_t* sum)
+// `scratch` holds at least the row's padded length; quant8 providers also return the sum of
 // the row's first k entries.
-using FloatRowFn = std::function<const float*(uint32_t row, float* scratch)>;
-using QuantRowFn = std::function<const uint8_t*(uint32_t row, uint8_t* scratch, int32_t* sum)>;
 
 // ---- float GEMM ---------------------------------------------------------------------------
 
 typedef float v16f __attribute__((vector_size(64), aligned(4)));
 
-inline v16f loadV(const float* p) {
-  v16f v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-inline void storeV(float* p, v16f v) { memcpy(p, &v, sizeof(v)); }
+// By pointer rather than by value: returning a 64-byte vector is ABI-sensitive on targets
+// without AVX-512.
+inline void loadV(v16f* v, const float* p) { memcpy(v, p, sizeof(*v)); }
+inline void storeV(float* p, const v16f* v) { memcpy(p, v, sizeof(*v)); }
 
 // acc[r][0..32) = bias + sum_k rows[r][k] * tile[k][0..32)
 template <int MR>
 void floatMicroKernel(const float* const* rows, const float* tile, uint32_t k,
                       const float* biasTile, float* acc) {
   v16f a0[MR], a1[MR];
-  const v16f b0 = loadV(biasTile), b1 = loadV(biasTile + 16);
+  v16f b0, b1;
+  loadV(&b0, biasTile);
+  loadV(&b1, biasTile + 16);
   for (int r = 0; r < MR; ++r) {
     a0[r] = b0;
     a1[r] = b1;
   }
   for (uint32_t kk = 0; kk < k; ++kk) {
-    const v16f w0 = loadV(tile + static_cast<size_t>(kk) * kTileN);
-    const v16f w1 = loadV(tile + static_cast<size_t>(kk) * kTileN + 16);
+    v16f w0, w1;
+    loadV(&w0, tile + static_cast<size_t>(kk) * kTileN);
+    loadV(&w1, tile + static_cast<size_t>(kk) * kTileN + 16);
     for (int r = 0; r < MR; ++r) {
       const float x = rows[r][kk];
       a0[r] += x * w0;
@@ -659,8 +665,8 @@ void floatMicroKernel(const float* const* rows, const float* tile, uint32_t k,
     }
   }
   for (int r = 0; r < MR; ++r) {
-    storeV(acc + r * kTileN, a0[r]);
-    storeV(acc + r * kTileN + 16, a1[r]);
+    storeV(acc + r * kTileN, &a0[r]);
+    storeV(acc + r * kTileN + 16, &a1[r]);
   }
 }
 
@@ -677,19 +683,22 @@ void floatMicroDispatch(uint32_t mr, const float* const* rows, const float* tile
 }
 
 // output[m][n] = clamp(bias[n] + sum_k row(m)[k] * W[n][k]).
+template <typename RowFn>
 void floatGemm(uint32_t m, const PackedFloatWeights& w, const float* bias, int32_t activation,
-               const FloatRowFn& rowFn, float* output, ThreadPool* pool) {
+               const RowFn& rowFn, float* output, ThreadPool* pool) {
   const uint32_t n = w.n, k = w.k;
   const uint32_t tiles = ceilDiv(n, kTileN);
-  std::vector<float> biasPadded(static_cast<size_t>(tiles) * kTileN, 0.f);
-  if (bias) std::copy(bias, bias + n, biasPadded.begin());
+  thread_local std::vector<float> biasBuffer;
+  float* biasPadded = scratchBuffer(biasBuffer, static_cast<size_t>(tiles) * kTileN);
+  std::fill(biasPadded, biasPadded + static_cast<size_t>(tiles) * kTileN, 0.f);
+  if (bias) std::copy(bias, bias + n, biasPadded);
   float lo, hi;
   activationRangeFloat(activation, &lo, &hi);
   const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
   const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
   runParallel(pool, static_cast<size_t>(rowBlocks) * colBlocks, [&](size_t begin, size_t end) {
-    thread_local std::vector<float> panel;
-    panel.resize(static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k, 1));
+    thread_local std::vector<float> panelBuffer;
+    float* panel = scratchBuffer(panelBuffer, static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k, 1));
     const float* rowPtr[kRowBlock];
     float acc[kMaxMR * kTileN];
     for (size_t task = begin; task < end; ++task) {
@@ -697,14 +706,14 @@ void floatGemm(uint32_t m, const PackedFloatWeights& w, const float* bias, int32
       const uint32_t cb = static_cast<uint32_t>(task % colBlocks);
       const uint32_t m0 = rb * kRowBlock, m1 = std::min(m, m0 + kRowBlock);
       for (uint32_t r = m0; r < m1; ++r)
-        rowPtr[r - m0] = rowFn(r, panel.data() + static_cast<size_t>(r - m0) * k);
+        rowPtr[r - m0] = rowFn(r, panel + static_cast<size_t>(r - m0) * k);
       const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
       for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
         const float* tile = w.data.data() + static_cast<size_t>(t) * k * kTileN;
         const uint32_t c0 = t * kTileN, cn = std::min(kTileN, n - c0);
         for (uint32_t r0 = m0; r0 < m1; r0 += kMaxMR) {
           const uint32_t mr = std::min(kMaxMR, m1 - r0);
-          floatMicroDispatch(mr, rowPtr + (r0 - m0), tile, k, biasPadded.data() + c0, acc);
+          floatMicroDispatch(mr, rowPtr + (r0 - m0), tile, k, biasPadded + c0, acc);
           for (uint32_t r = 0; r < mr; ++r) {
             float* out = output + static_cast<size_t>(r0 + r) * n + c0;
             const float* a = acc + r * kTileN;
@@ -845,14 +854,15 @@ void requantizeRow(const int32_t* acc, const int32_t* columnOffset, int32_t rowO
 // zw' = zw - kw it expands to
 //   sum A*W - zw' * sum A - za' * sum W + k * za' * zw',
 // which the kernel evaluates in wrapping int32 arithmetic (exact, since the true sum fits).
-template <typename TOut>
+template <typename TOut, typename RowFn>
 void quantGemm(uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
-               int32_t inputZeroPrime, const int32_t* bias, const QuantRowFn& rowFn,
+               int32_t inputZeroPrime, const int32_t* bias, const RowFn& rowFn,
                TOut* output, ThreadPool* pool) {
   const uint32_t n = w.n, k = w.k, k4 = w.k4;
   const uint32_t tiles = ceilDiv(n, kTileN);
   const int32_t zwp = w.zeroPointPrime;
-  std::vector<int32_t> columnOffset(n);
+  thread_local std::vector<int32_t> columnOffsetBuffer;
+  int32_t* columnOffset = scratchBuffer(columnOffsetBuffer, n);
   const int32_t constant = wrapMul(wrapMul(static_cast<int32_t>(k), inputZeroPrime), zwp);
   for (uint32_t c = 0; c < n; ++c)
     columnOffset[c] = wrapAdd(wrapAdd(bias ? bias[c] : 0, -wrapMul(inputZeroPrime, w.columnSums[c])),
@@ -860,8 +870,8 @@ void quantGemm(uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
   const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
   const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
   runParallel(pool, static_cast<size_t>(rowBlocks) * colBlocks, [&](size_t begin, size_t end) {
-    thread_local std::vector<uint8_t> panel;
-    panel.resize(static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k4, 4));
+    thread_local std::vector<uint8_t> panelBuffer;
+    uint8_t* panel = scratchBuffer(panelBuffer, static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k4, 4));
     const uint8_t* rowPtr[kRowBlock];
     int32_t rowOffset[kRowBlock];
     alignas(64) int32_t acc[kMaxMR * kTileN];
@@ -871,7 +881,7 @@ void quantGemm(uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
       const uint32_t m0 = rb * kRowBlock, m1 = std::min(m, m0 + kRowBlock);
       for (uint32_t r = m0; r < m1; ++r) {
         int32_t sum = 0;
-        rowPtr[r - m0] = rowFn(r, panel.data() + static_cast<size_t>(r - m0) * k4, &sum);
+        rowPtr[r - m0] = rowFn(r, panel + static_cast<size_t>(r - m0) * k4, &sum);
         rowOffset[r - m0] = -wrapMul(zwp, sum);
       }
       const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
@@ -882,7 +892,7 @@ void quantGemm(uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
           const uint32_t mr = std::min(kMaxMR, m1 - r0);
           quantMicroDispatch(mr, rowPtr + (r0 - m0), tile, k4, acc);
           for (uint32_t r = 0; r < mr; ++r)
-            requantizeRow(acc + r * kTileN, columnOffset.data() + c0, rowOffset[r0 - m0 + r],
+            requantizeRow(acc + r * kTileN, columnOffset + c0, rowOffset[r0 - m0 + r],
                           q.multiplier.data() + c0, q.shift.data() + c0, q.outputZeroPoint,
                           q.actMin, q.actMax, cn, output + static_cast<size_t>(r0 + r) * n + c0);
         }
@@ -901,6 +911,8 @@ inline int32_t sumBytes(const uint8_t* p, uint32_t count) {
 inline void copyToUnsigned(const uint8_t* src, uint8_t* dst, uint32_t count, bool signedData) {
   if (signedData) {
     for (uint32_t i = 0; i < count; ++i) dst[i] = src[i] ^ 0x80;
+  } else if (count < 16) {  // a few channels (first layers): a call to memcpy would dominate
+    for (uint32_t i = 0; i < count; ++i) dst[i] = src[i];
   } else {
     memcpy(dst, src, count);
   }
@@ -953,12 +965,11 @@ void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoin
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
                    const float* bias, float* output, ThreadPool* pool) {
   const uint32_t m = g.batches * g.outH * g.outW;
-  const uint32_t k = w.k;
   const Params& p = g.p;
   const bool direct = g.filterH == 1 && g.filterW == 1 && p.padLeft == 0 && p.padTop == 0 &&
                       p.padRight == 0 && p.padBottom == 0;
   const uint32_t plane = g.outH * g.outW;
-  FloatRowFn rowFn = [&](uint32_t row, float* scratch) -> const float* {
+  auto rowFn = [&](uint32_t row, float* scratch) -> const float* {
     const uint32_t b = row / plane, oh = (row % plane) / g.outW, ow = row % g.outW;
     if (direct)
       return input + nhwc(g, b, oh * p.strideH, ow * p.strideW);
@@ -975,7 +986,6 @@ void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeigh
     }
     return scratch;
   };
-  (void)k;
   floatGemm(m, w, bias, p.activation, rowFn, output, pool);
 }
 
@@ -991,7 +1001,7 @@ void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, con
   const int32_t zaPrime = q.inputZeroPoint + (signedData ? 128 : 0);
   const uint8_t padByte = static_cast<uint8_t>(zaPrime);
   const uint32_t plane = g.outH * g.outW;
-  QuantRowFn rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
+  auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
     const uint32_t b = row / plane, oh = (row % plane) / g.outW, ow = row % g.outW;
     if (direct) {
       const uint8_t* src = in + nhwc(g, b, oh * p.strideH, ow * p.strideW);
@@ -1023,7 +1033,7 @@ void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* 
                              const PackedFloatWeights& w, const float* bias, float* output,
                              ThreadPool* pool) {
   const uint32_t k = w.k;
-  FloatRowFn rowFn = [&](uint32_t row, float*) -> const float* {
+  auto rowFn = [&](uint32_t row, float*) -> const float* {
     return input + static_cast<size_t>(row) * k;
   };
   floatGemm(batches, w, bias, activation, rowFn, output, pool);
@@ -1036,7 +1046,7 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
   const uint8_t* in = static_cast<const uint8_t*>(input);
   const bool direct = !signedData && k == k4;
   const int32_t zaPrime = q.inputZeroPoint + (signedData ? 128 : 0);
-  QuantRowFn rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
+  auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
     const uint8_t* src = in + static_cast<size_t>(row) * k;
     if (direct) {
       *sum = sumBytes(src, k);
@@ -1063,8 +1073,7 @@ void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filt
     float lo, hi;
     activationRangeFloat(g.p.activation, &lo, &hi);
     thread_local std::vector<float> accBuffer;
-    accBuffer.resize(C);
-    float* __restrict a = accBuffer.data();
+    float* __restrict a = scratchBuffer(accBuffer, C);
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
       for (uint32_t ow = 0; ow < outW; ++ow) {
@@ -1093,6 +1102,109 @@ void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filt
 }
 
 namespace {
+
+constexpr uint32_t kDwBlock = 32;  // channels per block of the pairwise kernel
+
+#if NNAPI_CONV_AVX512
+// Layout for the pairwise kernel: [tap pair][32-channel block][lo 32 | hi 32] int16, where
+// "lo" holds channels 8L..8L+3 and "hi" channels 8L+4..8L+7 of each 128-bit lane L, each as
+// (tap 2p, tap 2p+1) pairs: the order vpunpck{l,h}wd produces from two tap rows, so one
+// vpmaddwd multiplies and sums two taps.
+void interleaveDepthwise(PackedDepthwiseFilter* f) {
+  const uint32_t taps = f->taps, C = f->channels;
+  const uint32_t pairs = (taps + 1) / 2, blocks = ceilDiv(C, kDwBlock);
+  f->interleaved.assign(static_cast<size_t>(pairs) * blocks * 64, 0);
+  for (uint32_t p = 0; p < pairs; ++p)
+    for (uint32_t blk = 0; blk < blocks; ++blk)
+      for (uint32_t half = 0; half < 2; ++half)
+        for (uint32_t lane = 0; lane < 4; ++lane)
+          for (uint32_t j = 0; j < 4; ++j) {
+            const uint32_t c = blk * kDwBlock + 8 * lane + 4 * half + j;
+            const size_t idx = (static_cast<size_t>(p) * blocks + blk) * 64 + half * 32 + (lane * 4 + j) * 2;
+            if (c >= C) continue;
+            f->interleaved[idx] = f->minusZero[static_cast<size_t>(2 * p) * C + c];
+            if (2 * p + 1 < taps) f->interleaved[idx + 1] = f->minusZero[static_cast<size_t>(2 * p + 1) * C + c];
+          }
+}
+
+// Depth multiplier 1: every tap (padding taps read a row of zero points, which contributes
+// nothing) goes through vpmaddwd two at a time.
+template <typename T>
+void depthwiseQuantPairwise(const Geometry& g, const QuantParams& q, const T* input,
+                            const PackedDepthwiseFilter& filter, const int32_t* bias, T* output,
+                            ThreadPool* pool) {
+  runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
+    const uint32_t C = g.outC, outH = g.outH, outW = g.outW;
+    const uint32_t taps = g.filterH * g.filterW, pairs = (taps + 1) / 2;
+    const uint32_t blocks = ceilDiv(C, kDwBlock);
+    const int32_t zin = q.inputZeroPoint;
+    thread_local std::vector<int32_t> accBuffer;
+    thread_local std::vector<T> zeroRowBuffer;
+    thread_local std::vector<const T*> tapBuffer;
+    int32_t* __restrict a = scratchBuffer(accBuffer, C);
+    T* zeroRow = scratchBuffer(zeroRowBuffer, C);
+    std::fill(zeroRow, zeroRow + C, static_cast<T>(zin));
+    const T** tapIn = scratchBuffer(tapBuffer, static_cast<size_t>(pairs) * 2);
+    const int16_t* weights = filter.interleaved.data();
+    const __m512i vzin = _mm512_set1_epi16(static_cast<int16_t>(zin));
+    const __m512i idx0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    const __m512i idx1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+    thread_local std::vector<const T*> rowBuffer;
+    const T** rowBase = scratchBuffer(rowBuffer, g.filterH);
+    const size_t pixelStride = g.inC;
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
+      for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+        const int32_t ih = tapPos(oh, kh, g.p.strideH, g.p.padTop, g.p.dilationH, g.inH);
+        rowBase[kh] = ih < 0 ? nullptr : input + nhwc(g, b, ih, 0);
+      }
+      for (uint32_t ow = 0; ow < outW; ++ow) {
+        uint32_t t = 0;
+        const int64_t iw0 = static_cast<int64_t>(ow) * g.p.strideW - g.p.padLeft;
+        for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+          for (uint32_t kw = 0; kw < g.filterW; ++kw, ++t) {
+            const int64_t iw = iw0 + static_cast<int64_t>(kw) * g.p.dilationW;
+            tapIn[t] = rowBase[kh] == nullptr || iw < 0 || iw >= g.inW
+                           ? zeroRow
+                           : rowBase[kh] + static_cast<size_t>(iw) * pixelStride;
+          }
+        }
+        if (taps % 2) tapIn[taps] = zeroRow;  // its weights are zero
+        for (uint32_t blk = 0; blk < blocks; ++blk) {
+          const uint32_t c0 = blk * kDwBlock, rem = C - c0;
+          const __mmask32 m = rem >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << rem) - 1);
+          __m512i accLo = _mm512_setzero_si512(), accHi = _mm512_setzero_si512();
+          const int16_t* w = weights + static_cast<size_t>(blk) * 64;
+          for (uint32_t p = 0; p < pairs; ++p, w += static_cast<size_t>(blocks) * 64) {
+            const __m256i r0 = _mm256_maskz_loadu_epi8(m, tapIn[2 * p] + c0);
+            const __m256i r1 = _mm256_maskz_loadu_epi8(m, tapIn[2 * p + 1] + c0);
+            const __m512i x0 = _mm512_sub_epi16(
+                std::is_signed<T>::value ? _mm512_cvtepi8_epi16(r0) : _mm512_cvtepu8_epi16(r0), vzin);
+            const __m512i x1 = _mm512_sub_epi16(
+                std::is_signed<T>::value ? _mm512_cvtepi8_epi16(r1) : _mm512_cvtepu8_epi16(r1), vzin);
+            accLo = _mm512_add_epi32(accLo, _mm512_madd_epi16(_mm512_unpacklo_epi16(x0, x1),
+                                                              _mm512_loadu_si512(w)));
+            accHi = _mm512_add_epi32(accHi, _mm512_madd_epi16(_mm512_unpackhi_epi16(x0, x1),
+                                                              _mm512_loadu_si512(w + 32)));
+          }
+          const __mmask16 m0 = static_cast<__mmask16>(m), m1 = static_cast<__mmask16>(m >> 16);
+          const __m512i out0 = _mm512_add_epi32(_mm512_permutex2var_epi32(accLo, idx0, accHi),
+                                                _mm512_maskz_loadu_epi32(m0, bias + c0));
+          _mm512_mask_storeu_epi32(a + c0, m0, out0);
+          if (m1 != 0) {
+            const __m512i out1 = _mm512_add_epi32(_mm512_permutex2var_epi32(accLo, idx1, accHi),
+                                                  _mm512_maskz_loadu_epi32(m1, bias + c0 + 16));
+            _mm512_mask_storeu_epi32(a + c0 + 16, m1, out1);
+          }
+        }
+        requantizeStore<T>(a, nullptr, 0, q.multiplier.data(), q.shift.data(), q.outputZeroPoint,
+                           q.actMin, q.actMax, C, output + outIndex(g, b, oh, ow));
+      }
+    }
+  });
+}
+#endif
+
 template <typename T>
 void depthwiseQuantImpl(const Geometry& g, const QuantParams& q, const T* input,
                         const int16_t* filter, const int32_t* bias, T* output, ThreadPool* pool) {
@@ -1104,8 +1216,7 @@ void depthwiseQuantImpl(const Geometry& g, const QuantParams& q, const T* input,
     const int32_t* multiplier = q.multiplier.data();
     const int32_t* shift = q.shift.data();
     thread_local std::vector<int32_t> accBuffer;
-    accBuffer.resize(C);
-    int32_t* __restrict a = accBuffer.data();
+    int32_t* __restrict a = scratchBuffer(accBuffer, C);
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
       for (uint32_t ow = 0; ow < outW; ++ow) {
@@ -1144,17 +1255,52 @@ void depthwiseQuantImpl(const Geometry& g, const QuantParams& q, const T* input,
     }
   });
 }
+
+template <typename T>
+void depthwiseQuantDispatch(const Geometry& g, const QuantParams& q, const T* input,
+                            const PackedDepthwiseFilter& filter, const int32_t* bias, T* output,
+                            ThreadPool* pool) {
+#if NNAPI_CONV_AVX512
+  if (g.p.depthMultiplier == 1 && !filter.interleaved.empty() &&
+      filter.taps == g.filterH * g.filterW && filter.channels == g.outC) {
+    depthwiseQuantPairwise(g, q, input, filter, bias, output, pool);
+    return;
+  }
+#endif
+  depthwiseQuantImpl(g, q, input, filter.minusZero.data(), bias, output, pool);
+}
+
 }  // namespace
 
+void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint, uint32_t taps,
+                         uint32_t channels, PackedDepthwiseFilter* out) {
+  out->taps = taps;
+  out->channels = channels;
+  const size_t count = static_cast<size_t>(taps) * channels;
+  out->minusZero.resize(count);
+  if (type == OperandType::TENSOR_QUANT8_ASYMM) {
+    const uint8_t* f = static_cast<const uint8_t*>(filter);
+    for (size_t i = 0; i < count; ++i) out->minusZero[i] = static_cast<int16_t>(f[i] - zeroPoint);
+  } else {
+    const int8_t* f = static_cast<const int8_t*>(filter);
+    for (size_t i = 0; i < count; ++i) out->minusZero[i] = static_cast<int16_t>(f[i] - zeroPoint);
+  }
+#if NNAPI_CONV_AVX512
+  interleaveDepthwise(out);
+#else
+  out->interleaved.clear();
+#endif
+}
+
 void fastDepthwiseQuant(const Geometry& g, const QuantParams& q, bool signedData,
-                        const void* input, const int16_t* filterMinusZero, const int32_t* bias,
-                        void* output, ThreadPool* pool) {
+                        const void* input, const PackedDepthwiseFilter& filter,
+                        const int32_t* bias, void* output, ThreadPool* pool) {
   if (signedData)
-    depthwiseQuantImpl(g, q, static_cast<const int8_t*>(input), filterMinusZero, bias,
-                       static_cast<int8_t*>(output), pool);
+    depthwiseQuantDispatch(g, q, static_cast<const int8_t*>(input), filter, bias,
+                           static_cast<int8_t*>(output), pool);
   else
-    depthwiseQuantImpl(g, q, static_cast<const uint8_t*>(input), filterMinusZero, bias,
-                       static_cast<uint8_t*>(output), pool);
+    depthwiseQuantDispatch(g, q, static_cast<const uint8_t*>(input), filter, bias,
+                           static_cast<uint8_t*>(output), pool);
 }
 
 }  // namespace conv

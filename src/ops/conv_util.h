@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,10 +62,24 @@ struct Geometry {
 // when a needed scalar has no value yet (only possible at compilation).
 Status resolveGeometry(OpContext& ctx, bool depthwise, Geometry* g);
 
-// Calls fn(input, output) with NHWC buffers: the operands themselves for NHWC, transposed
-// copies when the layout flag selects NCHW.
-Status withNhwcBuffers(OpContext& ctx, const Geometry& g,
-                       const std::function<Status(const void* input, void* output)>& fn);
+void nchwToNhwc(const void* in, void* out, uint32_t n, uint32_t c, uint32_t h, uint32_t w,
+                uint32_t elemSize);
+void nhwcToNchw(const void* in, void* out, uint32_t n, uint32_t h, uint32_t w, uint32_t c,
+                uint32_t elemSize);
+
+// Calls fn(const void* input, void* output) -> Status with NHWC buffers: the operands
+// themselves for NHWC, transposed copies when the layout flag selects NCHW.
+template <typename Fn>
+Status withNhwcBuffers(OpContext& ctx, const Geometry& g, const Fn& fn) {
+  if (!g.p.nchw) return fn(ctx.inputData(0), ctx.outputData(0));
+  const uint32_t es = elementSize(ctx.inputType(0));
+  std::vector<uint8_t> in(ctx.inputShape(0).bytes());
+  std::vector<uint8_t> out(ctx.outputShape(0).bytes());
+  nchwToNhwc(ctx.inputData(0), in.data(), g.batches, g.inC, g.inH, g.inW, es);
+  NN_RETURN_IF_ERROR(fn(static_cast<const void*>(in.data()), static_cast<void*>(out.data())));
+  nhwcToNchw(out.data(), ctx.outputData(0), g.batches, g.outH, g.outW, g.outC, es);
+  return kOk;
+}
 
 // ---- quantization ------------------------------------------------------------------------
 
@@ -104,11 +117,8 @@ inline int32_t requantize(int32_t x, int32_t multiplier, int32_t shift) {
 
 // ---- layout ------------------------------------------------------------------------------
 
-// [N,C,H,W] <-> [N,H,W,C] for elements of `elemSize` bytes.
-void nchwToNhwc(const void* in, void* out, uint32_t n, uint32_t c, uint32_t h, uint32_t w,
-                uint32_t elemSize);
-void nhwcToNchw(const void* in, void* out, uint32_t n, uint32_t h, uint32_t w, uint32_t c,
-                uint32_t elemSize);
+// nchwToNhwc / nhwcToNchw (declared above): [N,C,H,W] <-> [N,H,W,C] for elements of
+// `elemSize` bytes.
 
 void halfToFloat(const Half* in, float* out, size_t n);
 void floatToHalf(const float* in, Half* out, size_t n);
@@ -164,15 +174,17 @@ void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, con
                    ThreadPool* pool);
 void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
                         const float* bias, float* output, ThreadPool* pool);
-// filterMinusZero: the filter with its zero point removed, as int16, [filterH*filterW][outC].
+// A quant8 depthwise filter prepared for fastDepthwiseQuant.
+struct PackedDepthwiseFilter {
+  uint32_t taps = 0, channels = 0;
+  std::vector<int16_t> minusZero;    // [taps][channels], zero point removed
+  std::vector<int16_t> interleaved;  // tap pairs interleaved for the AVX-512 kernel (may be empty)
+};
+void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint, uint32_t taps,
+                         uint32_t channels, PackedDepthwiseFilter* out);
 void fastDepthwiseQuant(const Geometry& g, const QuantParams& q, bool signedData,
-                        const void* input, const int16_t* filterMinusZero, const int32_t* bias,
-                        void* output, ThreadPool* pool);
-template <typename TFilter>
-void depthwiseFilterMinusZero(const TFilter* filter, size_t count, int32_t zeroPoint,
-                              int16_t* out) {
-  for (size_t i = 0; i < count; ++i) out[i] = static_cast<int16_t>(filter[i] - zeroPoint);
-}
+                        const void* input, const PackedDepthwiseFilter& filter,
+                        const int32_t* bias, void* output, ThreadPool* pool);
 
 void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* input,
                              const PackedFloatWeights& w, const float* bias, float* output,

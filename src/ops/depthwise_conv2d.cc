@@ -6,6 +6,7 @@
 // to XNNPACK (weights packed at compilation) when filter and bias are constants, else to a
 // channel-vectorized loop; quant8 uses the same loop shape in int32 with the filter's zero
 // point removed once, and requantizes exactly like the reference.
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -23,11 +24,12 @@ constexpr bool kDepthwise = true;
 struct DepthwiseState : public OpState {
   QuantParams quant;
   bool quantReady = false;
-  std::vector<int16_t> filterMinusZero;  // constant quant8 filter, zero point removed
+  conv::PackedDepthwiseFilter quantFilter;  // constant quant8 filter
+  bool haveQuantFilter = false;
   std::vector<float> floatFilter;        // constant float16 filter, widened
   std::mutex xnnMutex;
   bool xnnEligible = false;
-  bool xnnFailed = false;
+  std::atomic<bool> xnnFailed{false};  // read outside the mutex
   XnnConvolution xnn;
 };
 
@@ -90,15 +92,10 @@ Status prepare(OpContext& ctx) {
   return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
 }
 
-void filterMinusZero(OpContext& ctx, std::vector<int16_t>* out) {
+void packQuantFilter(OpContext& ctx, const Geometry& g, conv::PackedDepthwiseFilter* out) {
   const Shape& f = ctx.inputShape(1);
-  out->resize(f.count());
-  if (f.type == OperandType::TENSOR_QUANT8_ASYMM)
-    conv::depthwiseFilterMinusZero(ctx.input<uint8_t>(1), out->size(), f.zeroPoint, out->data());
-  else if (f.type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
-    conv::depthwiseFilterMinusZero(ctx.input<int8_t>(1), out->size(), f.zeroPoint, out->data());
-  else  // per-channel symmetric: zero point 0
-    conv::depthwiseFilterMinusZero(ctx.input<int8_t>(1), out->size(), 0, out->data());
+  const int32_t zero = f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL ? 0 : f.zeroPoint;
+  conv::packDepthwiseFilter(ctx.inputData(1), f.type, zero, g.filterH * g.filterW, g.outC, out);
 }
 
 Status init(OpContext& ctx) {
@@ -112,7 +109,10 @@ Status init(OpContext& ctx) {
   const bool biasConst = constantInput(ctx, 2);
   if (isQuant(type)) {
     st->quantReady = quantParamsFor(ctx, g, &st->quant) == kOk;
-    if (filterConst) filterMinusZero(ctx, &st->filterMinusZero);
+    if (filterConst) {
+      packQuantFilter(ctx, g, &st->quantFilter);
+      st->haveQuantFilter = true;
+    }
   } else if (type == OperandType::TENSOR_FLOAT16) {
     if (filterConst) {
       st->floatFilter.resize(ctx.inputShape(1).count());
@@ -203,15 +203,14 @@ Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const
     }
     return kOk;
   }
-  std::vector<int16_t> localFilter;
-  const int16_t* filter = nullptr;
-  if (st != nullptr && !st->filterMinusZero.empty()) {
-    filter = st->filterMinusZero.data();
+  conv::PackedDepthwiseFilter localFilter;
+  const conv::PackedDepthwiseFilter* filter = &localFilter;
+  if (st != nullptr && st->haveQuantFilter) {
+    filter = &st->quantFilter;
   } else {
-    filterMinusZero(ctx, &localFilter);
-    filter = localFilter.data();
+    packQuantFilter(ctx, g, &localFilter);
   }
-  conv::fastDepthwiseQuant(g, *q, type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED, in, filter,
+  conv::fastDepthwiseQuant(g, *q, type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED, in, *filter,
                            bias, out, ctx.threadPool());
   return kOk;
 }

@@ -4,6 +4,7 @@
 // Kernels: the reference device runs plain dot products. Otherwise float32 uses XNNPACK
 // (weights packed at compilation) when weights and bias are constants, else our packed
 // float GEMM; quant8 uses the int8 GEMM shared with CONV_2D (exact requantization).
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -26,7 +27,7 @@ struct FcState : public OpState {
   bool haveFloatWeights = false;
   std::mutex xnnMutex;
   bool xnnEligible = false;
-  bool xnnFailed = false;
+  std::atomic<bool> xnnFailed{false};  // read outside the mutex
   int32_t xnnActivation = -1;
   XnnFullyConnected xnn;
 };

@@ -108,6 +108,8 @@ Status prepareSqueeze(OpContext& ctx) {
   if (rank > 4) return ctx.fail("input 0: rank %d exceeds the maximum 4", rank);
   std::vector<bool> squeeze(rank, false);
   bool explicitAxes = false;
+  if (ctx.numInputs() > 1 && !ctx.isOmitted(1) && !ctx.inputSlot(1).shapeKnown) return kDeferred;
+  // An empty axes tensor means "squeeze every size-1 dimension", like an omitted one.
   if (ctx.numInputs() > 1 && !ctx.isOmitted(1) && ctx.inputShape(1).count() > 0) {
     if (!ctx.hasInputData(1)) return kDeferred;
     if (ctx.inputShape(1).rank() != 1)
