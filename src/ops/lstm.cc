@@ -11,103 +11,26 @@
 
 #include "ops/common.h"
 #include "ops/operation.h"
+#include "ops/lstm_cell.h"
 #include "ops/recurrent_util.h"
 
 namespace nn {
 namespace {
 
-enum : uint32_t {
-  kInput = 0,
-  kInputToInput = 1,
-  kInputToForget = 2,
-  kInputToCell = 3,
-  kInputToOutput = 4,
-  kRecToInput = 5,
-  kRecToForget = 6,
-  kRecToCell = 7,
-  kRecToOutput = 8,
-  kCellToInput = 9,
-  kCellToForget = 10,
-  kCellToOutput = 11,
-  kInputGateBias = 12,
-  kForgetGateBias = 13,
-  kCellBias = 14,
-  kOutputGateBias = 15,
-  kProjWeights = 16,
-  kProjBias = 17,
-  kOutputStateIn = 18,
-  kCellStateIn = 19,
-  kActivation = 20,
-  kCellClip = 21,
-  kProjClip = 22,
-  kInputLayerNorm = 23,
-  kForgetLayerNorm = 24,
-  kCellLayerNorm = 25,
-  kOutputLayerNorm = 26,
-};
+using namespace lstm;  // NOLINT: the slot names are the LSTM op's input numbers
+
 enum : uint32_t { kScratch = 0, kOutputStateOut = 1, kCellStateOut = 2, kOutput = 3 };
 
-constexpr uint32_t kRequired[] = {kInput,          kInputToForget, kInputToCell,   kInputToOutput,
-                                  kRecToForget,    kRecToCell,     kRecToOutput,   kForgetGateBias,
-                                  kCellBias,       kOutputGateBias, kOutputStateIn, kCellStateIn,
-                                  kActivation,     kCellClip,      kProjClip};
+constexpr uint32_t kRequired[] = {kInput, kOutputStateIn, kCellStateIn, kActivation, kCellClip,
+                                  kProjClip};
 
-constexpr float kLayerNormEpsilon = 1e-8f;
-
-// Which optional features the present inputs select.
-struct Config {
-  bool cifg = false, peephole = false, projection = false, projectionBias = false,
-       layerNorm = false;
-};
-
-// Checks the optional-input rules of the spec; `has(i)` tells whether input i has a value.
-// Returns an empty string when the combination is legal, else what is wrong.
+// The LSTM op's inputs are the logical cell slots 0..26 themselves.
 template <typename Has>
 std::string checkCombination(uint32_t numInputs, Has has, Config* cfg) {
   for (uint32_t i : kRequired)
     if (!has(i)) return formatString("input %u is required but has no value", i);
-  cfg->cifg = !has(kInputToInput);
-  if (has(kRecToInput) != !cfg->cifg || has(kInputGateBias) != !cfg->cifg)
-    return formatString(
-        "the input-to-input weights (1), recurrent-to-input weights (5) and input gate bias (12) "
-        "must all have values or all be omitted (CIFG); got %d/%d/%d present",
-        has(kInputToInput), has(kRecToInput), has(kInputGateBias));
-  if (has(kCellToForget) != has(kCellToOutput))
-    return formatString(
-        "the cell-to-forget (10) and cell-to-output (11) weights must both have values or both "
-        "be omitted; got %d/%d present",
-        has(kCellToForget), has(kCellToOutput));
-  cfg->peephole = has(kCellToOutput);
-  if (cfg->cifg && has(kCellToInput))
-    return "the cell-to-input weights (9) must be omitted when CIFG is used (inputs 1, 5, 12 "
-           "omitted)";
-  if (!cfg->cifg && has(kCellToInput) != cfg->peephole)
-    return formatString(
-        "without CIFG the cell-to-input weights (9) must be present exactly when the other "
-        "peephole weights (10, 11) are; got %d, peephole %d",
-        has(kCellToInput), cfg->peephole);
-  cfg->projection = has(kProjWeights);
-  cfg->projectionBias = has(kProjBias);
-  if (cfg->projectionBias && !cfg->projection)
-    return "the projection bias (17) may only have a value when the projection weights (16) do";
-  cfg->layerNorm = false;
-  if (numInputs == 27) {
-    const bool f = has(kForgetLayerNorm), c = has(kCellLayerNorm), o = has(kOutputLayerNorm);
-    if (f != c || f != o)
-      return formatString(
-          "the forget/cell/output layer normalization weights (24-26) must all have values or "
-          "all be omitted; got %d/%d/%d present",
-          f, c, o);
-    if (cfg->cifg && has(kInputLayerNorm))
-      return "the input layer normalization weights (23) must be omitted when CIFG is used";
-    if (!cfg->cifg && has(kInputLayerNorm) != f)
-      return formatString(
-          "without CIFG the four layer normalization weights (23-26) must all have values or "
-          "all be omitted; got input %d, others %d",
-          has(kInputLayerNorm), f);
-    cfg->layerNorm = f;
-  }
-  return std::string();
+  return lstm::checkCombination(numInputs == 27, /*auxSlots=*/false,
+                                [&](uint32_t i) { return i < numInputs && has(i); }, cfg);
 }
 
 Status validateLstm(ValidationContext& c) {
@@ -161,11 +84,7 @@ Status validateLstm(ValidationContext& c) {
   return kOk;
 }
 
-struct LstmDims {
-  uint32_t batch, input, cell, output;
-};
-
-Status lstmConfig(OpContext& ctx, Config* cfg, LstmDims* d) {
+Status lstmConfig(OpContext& ctx, Config* cfg, Sizes* d) {
   const uint32_t n = ctx.numInputs();
   // A model input may still be omitted at execution (setInput with no buffer), which changes
   // the configuration and the scratch size: decide only once every input is bound.
@@ -187,63 +106,34 @@ Status lstmConfig(OpContext& ctx, Config* cfg, LstmDims* d) {
   d->input = input.dim(1);
   d->cell = i2o.dim(0);
   d->output = r2o.dim(1);
-  const uint32_t B = d->batch, I = d->input, C = d->cell, O = d->output;
-
-  struct Expect {
-    uint32_t index;
-    Dims dims;
-    const char* what;
-  };
-  const Expect expects[] = {
-      {kInputToInput, {C, I}, "input-to-input weights"},
-      {kInputToForget, {C, I}, "input-to-forget weights"},
-      {kInputToCell, {C, I}, "input-to-cell weights"},
-      {kInputToOutput, {C, I}, "input-to-output weights"},
-      {kRecToInput, {C, O}, "recurrent-to-input weights"},
-      {kRecToForget, {C, O}, "recurrent-to-forget weights"},
-      {kRecToCell, {C, O}, "recurrent-to-cell weights"},
-      {kRecToOutput, {C, O}, "recurrent-to-output weights"},
-      {kCellToInput, {C}, "cell-to-input weights"},
-      {kCellToForget, {C}, "cell-to-forget weights"},
-      {kCellToOutput, {C}, "cell-to-output weights"},
-      {kInputGateBias, {C}, "input gate bias"},
-      {kForgetGateBias, {C}, "forget gate bias"},
-      {kCellBias, {C}, "cell bias"},
-      {kOutputGateBias, {C}, "output gate bias"},
-      {kProjWeights, {O, C}, "projection weights"},
-      {kProjBias, {O}, "projection bias"},
-      {kOutputStateIn, {B, O}, "output state"},
-      {kCellStateIn, {B, C}, "cell state"},
-      {kInputLayerNorm, {C}, "input layer normalization weights"},
-      {kForgetLayerNorm, {C}, "forget layer normalization weights"},
-      {kCellLayerNorm, {C}, "cell layer normalization weights"},
-      {kOutputLayerNorm, {C}, "output layer normalization weights"},
-  };
-  for (const Expect& e : expects) {
-    if (e.index >= n || ctx.isOmitted(e.index)) continue;
-    const Shape& s = ctx.inputShape(e.index);
-    if (s.dims != e.dims)
-      return ctx.fail("input %u (%s): expected shape %s, got %s", e.index, e.what,
-                      toString(e.dims).c_str(), toString(s.dims).c_str());
-  }
-  if (!cfg->projection && O != C)
-    return ctx.fail("without projection weights the output size (%u, from input 8) must equal "
-                    "the number of cells (%u)",
-                    O, C);
+  const std::string shapeErr = checkWeightShapes(
+      [&](uint32_t slot) -> const Shape* {
+        return slot < n && !ctx.isOmitted(slot) ? &ctx.inputShape(slot) : nullptr;
+      },
+      *d, *cfg);
+  if (!shapeErr.empty()) return ctx.fail("%s", shapeErr.c_str());
+  const Dims hDims{d->batch, d->output}, cDims{d->batch, d->cell};
+  if (ctx.inputShape(kOutputStateIn).dims != hDims)
+    return ctx.fail("input 18 (output state): expected shape %s, got %s",
+                    toString(hDims).c_str(), toString(ctx.inputShape(kOutputStateIn).dims).c_str());
+  if (ctx.inputShape(kCellStateIn).dims != cDims)
+    return ctx.fail("input 19 (cell state): expected shape %s, got %s", toString(cDims).c_str(),
+                    toString(ctx.inputShape(kCellStateIn).dims).c_str());
   for (uint32_t i : {kActivation, kCellClip, kProjClip})
     if (!ctx.hasInputData(i)) return kDeferred;
   const int32_t act = ctx.scalar<int32_t>(kActivation);
   if (!recurrent::isValidActivation(act)) return ctx.fail("input 20: invalid activation %d", act);
   for (uint32_t i : {kCellClip, kProjClip}) {
-    const float clip = recurrent::floatScalar(ctx, i);
-    if (!(clip >= 0.f)) return ctx.fail("input %u: clip threshold must be >= 0, got %g", i, clip);
+    const float clipValue = recurrent::floatScalar(ctx, i);
+    if (!(clipValue >= 0.f))
+      return ctx.fail("input %u: clip threshold must be >= 0, got %g", i, clipValue);
   }
   return kOk;
 }
 
 Status prepareLstm(OpContext& ctx) {
   Config cfg;
-  LstmDims d;
+  Sizes d;
   const Status s = lstmConfig(ctx, &cfg, &d);
   if (s != kOk) return s;
   NN_RETURN_IF_ERROR(ctx.setOutputDims(kScratch, {d.batch, d.cell * (cfg.cifg ? 3u : 4u)}));
@@ -252,129 +142,30 @@ Status prepareLstm(OpContext& ctx) {
   return ctx.setOutputDims(kOutput, {d.batch, d.output});
 }
 
-// Per batch row: v = (v - mean) / sqrt(variance + eps), then v = v * weights + bias.
-void layerNormalize(float* v, uint32_t n, uint32_t batch, const float* weights, const float* bias) {
-  for (uint32_t b = 0; b < batch; ++b) {
-    float* x = v + static_cast<size_t>(b) * n;
-    float sum = 0.f;
-    for (uint32_t i = 0; i < n; ++i) sum += x[i];
-    const float mean = sum / n;
-    float sq = 0.f;
-    for (uint32_t i = 0; i < n; ++i) sq += (x[i] - mean) * (x[i] - mean);
-    const float inv = 1.f / std::sqrt(sq / n + kLayerNormEpsilon);
-    for (uint32_t i = 0; i < n; ++i) x[i] = (x[i] - mean) * inv * weights[i] + bias[i];
-  }
-}
-
-// v[b, i] += w[i] * c[b, i]
-void peepholeAccumulate(float* v, const float* w, const float* c, uint32_t n, uint32_t batch) {
-  for (uint32_t b = 0; b < batch; ++b)
-    for (uint32_t i = 0; i < n; ++i)
-      v[static_cast<size_t>(b) * n + i] += w[i] * c[static_cast<size_t>(b) * n + i];
-}
-
-void clip(float* v, size_t n, float limit) {
-  for (size_t i = 0; i < n; ++i) v[i] = std::min(limit, std::max(-limit, v[i]));
-}
-
 Status executeLstm(OpContext& ctx) {
   Config cfg;
-  LstmDims d;
+  Sizes d;
   NN_RETURN_IF_ERROR(lstmConfig(ctx, &cfg, &d));
-  const uint32_t B = d.batch, I = d.input, C = d.cell, O = d.output;
-  const size_t BC = static_cast<size_t>(B) * C;
-  const int32_t act = ctx.scalar<int32_t>(kActivation);
-  const float cellClip = recurrent::floatScalar(ctx, kCellClip);
-  const float projClip = recurrent::floatScalar(ctx, kProjClip);
+  Params p;
+  p.activation = ctx.scalar<int32_t>(kActivation);
+  p.cellClip = recurrent::floatScalar(ctx, kCellClip);
+  p.projClip = recurrent::floatScalar(ctx, kProjClip);
   const uint32_t n = ctx.numInputs();
 
   using recurrent::FloatIn;
-  auto in = [&](uint32_t i) { return i < n ? FloatIn(ctx, i) : FloatIn(); };
-  const FloatIn x = in(kInput), wxi = in(kInputToInput), wxf = in(kInputToForget),
-                wxc = in(kInputToCell), wxo = in(kInputToOutput), whi = in(kRecToInput),
-                whf = in(kRecToForget), whc = in(kRecToCell), who = in(kRecToOutput),
-                wci = in(kCellToInput), wcf = in(kCellToForget), wco = in(kCellToOutput),
-                bi = in(kInputGateBias), bf = in(kForgetGateBias), bc = in(kCellBias),
-                bo = in(kOutputGateBias), wproj = in(kProjWeights), bproj = in(kProjBias),
-                hPrev = in(kOutputStateIn), cPrev = in(kCellStateIn),
-                lni = in(kInputLayerNorm), lnf = in(kForgetLayerNorm), lnc = in(kCellLayerNorm),
-                lno = in(kOutputLayerNorm);
-
+  FloatIn staged[kNumSlots];
+  Tensors w;
+  for (uint32_t slot = 0; slot < n && slot < kNumSlots; ++slot) {
+    if (slot == kActivation || slot == kCellClip || slot == kProjClip) continue;
+    staged[slot].reset(ctx, slot);
+    w.t[slot] = staged[slot].get();
+  }
   recurrent::FloatOut scratch(ctx, kScratch), hOut(ctx, kOutputStateOut),
       cOut(ctx, kCellStateOut), out(ctx, kOutput);
-  float* inputGate = cfg.cifg ? nullptr : scratch.get();
-  float* cellGate = scratch.get() + (cfg.cifg ? 0 : BC);
-  float* forgetGate = cellGate + BC;
-  float* outputGate = cellGate + 2 * BC;
-  float* cNew = cOut.get();
-
-  // Gate pre-activations: bias (or zero when layer normalization adds it later) + W x + R h.
-  auto initGate = [&](float* g, const FloatIn& bias) {
-    if (cfg.layerNorm)
-      std::fill(g, g + BC, 0.f);
-    else
-      recurrent::broadcastRows(bias.get(), C, B, g);
-  };
-  if (!cfg.cifg) initGate(inputGate, bi);
-  initGate(forgetGate, bf);
-  initGate(cellGate, bc);
-  initGate(outputGate, bo);
-  using recurrent::matrixBatchVectorMultiplyAccumulate;
-  if (!cfg.cifg) matrixBatchVectorMultiplyAccumulate(wxi.get(), C, I, x.get(), B, inputGate);
-  matrixBatchVectorMultiplyAccumulate(wxf.get(), C, I, x.get(), B, forgetGate);
-  matrixBatchVectorMultiplyAccumulate(wxc.get(), C, I, x.get(), B, cellGate);
-  matrixBatchVectorMultiplyAccumulate(wxo.get(), C, I, x.get(), B, outputGate);
-  if (!cfg.cifg) matrixBatchVectorMultiplyAccumulate(whi.get(), C, O, hPrev.get(), B, inputGate);
-  matrixBatchVectorMultiplyAccumulate(whf.get(), C, O, hPrev.get(), B, forgetGate);
-  matrixBatchVectorMultiplyAccumulate(whc.get(), C, O, hPrev.get(), B, cellGate);
-  matrixBatchVectorMultiplyAccumulate(who.get(), C, O, hPrev.get(), B, outputGate);
-
-  auto sigmoidInPlace = [&](float* g) {
-    recurrent::applyActivation(recurrent::kActSigmoid, g, BC);
-  };
-  if (!cfg.cifg) {
-    if (cfg.peephole) peepholeAccumulate(inputGate, wci.get(), cPrev.get(), C, B);
-    if (cfg.layerNorm) layerNormalize(inputGate, C, B, lni.get(), bi.get());
-    sigmoidInPlace(inputGate);
-  }
-  if (cfg.peephole) peepholeAccumulate(forgetGate, wcf.get(), cPrev.get(), C, B);
-  if (cfg.layerNorm) layerNormalize(forgetGate, C, B, lnf.get(), bf.get());
-  sigmoidInPlace(forgetGate);
-
-  if (cfg.layerNorm) layerNormalize(cellGate, C, B, lnc.get(), bc.get());
-  for (size_t k = 0; k < BC; ++k) cNew[k] = forgetGate[k] * cPrev.get()[k];
-  recurrent::applyActivation(act, cellGate, BC);
-  if (cfg.cifg) {
-    // The coupled input gate is 1 - forget gate; the reference leaves it in the forget slot.
-    for (size_t k = 0; k < BC; ++k) {
-      forgetGate[k] = 1.f - forgetGate[k];
-      cNew[k] += cellGate[k] * forgetGate[k];
-    }
-  } else {
-    for (size_t k = 0; k < BC; ++k) cNew[k] += cellGate[k] * inputGate[k];
-  }
-  if (cellClip > 0.f) clip(cNew, BC, cellClip);
-
-  if (cfg.peephole) peepholeAccumulate(outputGate, wco.get(), cNew, C, B);
-  if (cfg.layerNorm) layerNormalize(outputGate, C, B, lno.get(), bo.get());
-  sigmoidInPlace(outputGate);
-  std::copy(cNew, cNew + BC, cellGate);
-  recurrent::applyActivation(act, cellGate, BC);
-  for (size_t k = 0; k < BC; ++k) outputGate[k] *= cellGate[k];
-
-  float* o = out.get();
-  const size_t BO = static_cast<size_t>(B) * O;
-  if (cfg.projection) {
-    if (cfg.projectionBias)
-      recurrent::broadcastRows(bproj.get(), O, B, o);
-    else
-      std::fill(o, o + BO, 0.f);
-    matrixBatchVectorMultiplyAccumulate(wproj.get(), O, C, outputGate, B, o);
-    if (projClip > 0.f) clip(o, BO, projClip);
-  } else {
-    std::copy(outputGate, outputGate + BO, o);
-  }
-  std::copy(o, o + BO, hOut.get());
+  step(cfg, d, p, w, w[kInput], nullptr, w[kOutputStateIn], w[kCellStateIn], out.get(),
+       cOut.get(), scratch.get());
+  const size_t BO = static_cast<size_t>(d.batch) * d.output;
+  std::copy(out.get(), out.get() + BO, hOut.get());
 
   scratch.commit();
   hOut.commit();

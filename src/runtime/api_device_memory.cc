@@ -143,6 +143,14 @@ int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNe
              d->size());
     return ANEURALNETWORKS_BAD_DATA;
   }
+  if (!d->writable()) {
+    logError("%s: the destination memory was mapped without PROT_WRITE", fn);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  if (!s->readable()) {
+    logError("%s: the source memory was mapped without PROT_READ", fn);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
   if (s != d) memmove(d->data(), s->data(), s->size());
   return ANEURALNETWORKS_NO_ERROR;
 }
