@@ -396,7 +396,8 @@ int RuntimeExecution::startComputeWithDependencies(const std::vector<RuntimeEven
     const int r = dep->wait();
     if (r != ANEURALNETWORKS_NO_ERROR) {
       logError("%s: a dependency failed with result code %d", fn, r);
-      result_ = r;
+      // This computation never ran: there are no output shapes to report.
+      result_ = ANEURALNETWORKS_OP_FAILED;
       state_ = State::COMPLETED;
       return r;
     }
