@@ -9,6 +9,8 @@
 #include "runtime/api_util.h"
 #include "runtime/device_manager.h"
 #include "runtime/memory.h"
+#include "runtime/memory_desc.h"
+#include "runtime/compilation.h"
 
 using namespace nn;
 
@@ -138,9 +140,23 @@ int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNe
   NN_API_CHECK_NULL(fn, dst);
   const RuntimeMemory* s = fromHandle(src);
   const RuntimeMemory* d = fromHandle(dst);
+  if (s->desc() != nullptr && !s->initialized()) {
+    logError("%s: the source memory holds no data yet (never written by an execution or copy)", fn);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  if (s->desc() != nullptr && d->desc() != nullptr) {
+    Dims combined;
+    if (s->desc()->type != d->desc()->type ||
+        !combineDimensions(s->desc()->dimensions, d->desc()->dimensions, &combined)) {
+      logError("%s: the descriptor memories have incompatible types or dimensions", fn);
+      d->setInitialized(false);
+      return ANEURALNETWORKS_BAD_DATA;
+    }
+  }
   if (s->size() != d->size()) {
     logError("%s: source (%zu bytes) and destination (%zu bytes) differ in size", fn, s->size(),
              d->size());
+    if (d->desc()) d->setInitialized(false);
     return ANEURALNETWORKS_BAD_DATA;
   }
   if (!d->writable()) {
@@ -152,21 +168,21 @@ int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNe
     return ANEURALNETWORKS_BAD_DATA;
   }
   if (s != d) memmove(d->data(), s->data(), s->size());
+  if (d->desc()) d->setInitialized(true);
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-// Device memory descriptors (FL4) are not implemented yet: every call that would create or
-// use one reports it, so callers fall back to fd memory.
 int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc** desc) {
-  const char* fn = "ANeuralNetworksMemoryDesc_create";
   NN_API_BEGIN();
-  NN_API_CHECK_NULL(fn, desc);
-  *desc = nullptr;
-  logError("%s: memory descriptors are not implemented by this runtime", fn);
-  return ANEURALNETWORKS_OP_FAILED;
+  NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_create", desc);
+  auto* d = new (std::nothrow) RuntimeMemoryDesc();
+  *desc = reinterpret_cast<ANeuralNetworksMemoryDesc*>(d);
+  return d ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
 
-void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc* desc) { (void)desc; }
+void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc* desc) {
+  delete reinterpret_cast<RuntimeMemoryDesc*>(desc);
+}
 
 int ANeuralNetworksMemoryDesc_addInputRole(ANeuralNetworksMemoryDesc* desc,
                                            const ANeuralNetworksCompilation* compilation,
@@ -174,8 +190,8 @@ int ANeuralNetworksMemoryDesc_addInputRole(ANeuralNetworksMemoryDesc* desc,
   NN_API_BEGIN();
   NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_addInputRole", desc);
   NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_addInputRole", compilation);
-  logError("ANeuralNetworksMemoryDesc_addInputRole: memory descriptors are not implemented");
-  return ANEURALNETWORKS_BAD_STATE;
+  return reinterpret_cast<RuntimeMemoryDesc*>(desc)->addRole(fromHandle(compilation), true, index,
+                                                             frequency);
 }
 
 int ANeuralNetworksMemoryDesc_addOutputRole(ANeuralNetworksMemoryDesc* desc,
@@ -184,23 +200,26 @@ int ANeuralNetworksMemoryDesc_addOutputRole(ANeuralNetworksMemoryDesc* desc,
   NN_API_BEGIN();
   NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_addOutputRole", desc);
   NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_addOutputRole", compilation);
-  logError("ANeuralNetworksMemoryDesc_addOutputRole: memory descriptors are not implemented");
-  return ANEURALNETWORKS_BAD_STATE;
+  return reinterpret_cast<RuntimeMemoryDesc*>(desc)->addRole(fromHandle(compilation), false,
+                                                             index, frequency);
 }
 
 int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc* desc, uint32_t rank,
                                             const uint32_t* dimensions) {
+  const char* fn = "ANeuralNetworksMemoryDesc_setDimensions";
   NN_API_BEGIN();
-  NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_setDimensions", desc);
-  logError("ANeuralNetworksMemoryDesc_setDimensions: memory descriptors are not implemented");
-  return ANEURALNETWORKS_BAD_STATE;
+  NN_API_CHECK_NULL(fn, desc);
+  if (dimensions == nullptr && rank > 0) {
+    logError("%s: dimensions is NULL but rank is %u", fn, rank);
+    return ANEURALNETWORKS_UNEXPECTED_NULL;
+  }
+  return reinterpret_cast<RuntimeMemoryDesc*>(desc)->setDimensions(rank, dimensions);
 }
 
 int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc) {
   NN_API_BEGIN();
   NN_API_CHECK_NULL("ANeuralNetworksMemoryDesc_finish", desc);
-  logError("ANeuralNetworksMemoryDesc_finish: memory descriptors are not implemented");
-  return ANEURALNETWORKS_BAD_STATE;
+  return reinterpret_cast<RuntimeMemoryDesc*>(desc)->finish();
 }
 
 int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc* desc,
@@ -210,8 +229,21 @@ int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc* desc,
   NN_API_CHECK_NULL(fn, memory);
   *memory = nullptr;
   NN_API_CHECK_NULL(fn, desc);
-  logError("%s: memory descriptors are not implemented", fn);
-  return ANEURALNETWORKS_BAD_STATE;
+  const auto* d = reinterpret_cast<const RuntimeMemoryDesc*>(desc);
+  if (!d->isFinished()) {
+    logError("%s: the descriptor is not finished", fn);
+    return ANEURALNETWORKS_BAD_STATE;
+  }
+  if (!isFullySpecified(d->info().type, d->info().dimensions)) {
+    // Allocation happens up front on this CPU runtime, so the size must be known.
+    logError("%s: the descriptor's shape %s is not fully specified (use setDimensions)", fn,
+             toString(d->info().dimensions).c_str());
+    return ANEURALNETWORKS_OP_FAILED;
+  }
+  std::unique_ptr<RuntimeMemory> m;
+  const int r = RuntimeMemory::createFromDesc(d->info(), &m);
+  if (r == ANEURALNETWORKS_NO_ERROR) *memory = reinterpret_cast<ANeuralNetworksMemory*>(m.release());
+  return r;
 }
 
 const char* ANNLinux_getLastErrorMessage(void) { return lastError().c_str(); }

@@ -91,6 +91,8 @@ RuntimeExecution::RuntimeExecution(const RuntimeCompilation* compilation)
   inputSet_.assign(sg.inputIndexes.size(), 0);
   outputSet_.assign(sg.outputIndexes.size(), 0);
   outputShapes_.resize(sg.outputIndexes.size());
+  inputDesc_.assign(sg.inputIndexes.size(), nullptr);
+  outputDesc_.assign(sg.outputIndexes.size(), nullptr);
 }
 
 RuntimeExecution::~RuntimeExecution() {
@@ -197,34 +199,62 @@ int RuntimeExecution::setOutput(int32_t index, const ANeuralNetworksOperandType*
                      "ANeuralNetworksExecution_setOutput");
 }
 
-int RuntimeExecution::setInputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
-                                         const RuntimeMemory* memory, size_t offset,
-                                         size_t length) {
-  const char* fn = "ANeuralNetworksExecution_setInputFromMemory";
+int RuntimeExecution::setFromMemory(bool isInput, int32_t index,
+                                    const ANeuralNetworksOperandType* type,
+                                    const RuntimeMemory* memory, size_t offset, size_t length) {
+  const char* fn = isInput ? "ANeuralNetworksExecution_setInputFromMemory"
+                           : "ANeuralNetworksExecution_setOutputFromMemory";
+  const char* role = isInput ? "input" : "output";
+  if (const DescMemoryInfo* desc = memory->desc()) {
+    if (offset != 0 || length != 0) {
+      logError("%s: %s %d: a memory from a descriptor is used whole (offset = length = 0)", fn,
+               role, index);
+      return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (index < 0 || !memory->hasRole(compilation_, isInput, static_cast<uint32_t>(index))) {
+      logError("%s: the memory's descriptor has no role for %s %d of this compilation", fn, role,
+               index);
+      return ANEURALNETWORKS_BAD_DATA;
+    }
+    // The descriptor's shape stands in for a missing type argument.
+    ANeuralNetworksOperandType descType{};
+    const Subgraph& sg = compilation_->canonicalModel()->main;
+    const Operand& o = sg.operands[(isInput ? sg.inputIndexes : sg.outputIndexes)[index]];
+    if (type == nullptr && !isFullySpecified(o.type, o.dimensions)) {
+      descType = ANeuralNetworksOperandType{static_cast<int32_t>(o.type),
+                                            static_cast<uint32_t>(desc->dimensions.size()),
+                                            desc->dimensions.empty() ? nullptr
+                                                                     : desc->dimensions.data(),
+                                            o.scale, o.zeroPoint};
+      type = &descType;
+    }
+    const int r = setArgument(isInput, index, type, memory->data(), memory->size(), false, fn);
+    if (r == ANEURALNETWORKS_NO_ERROR) (isInput ? inputDesc_ : outputDesc_)[index] = memory;
+    return r;
+  }
   uint8_t* p = memory->region(offset, length);
   if (p == nullptr || length == 0) {
-    logError("%s: input %d: region [%zu, %zu+%zu) is empty or outside the %zu-byte memory", fn,
+    logError("%s: %s %d: region [%zu, %zu+%zu) is empty or outside the %zu-byte memory", fn, role,
              index, offset, offset, length, memory->size());
     return ANEURALNETWORKS_BAD_DATA;
   }
-  return setArgument(true, index, type, p, length, false, fn);
+  if (!isInput && !memory->writable()) {
+    logError("%s: output %d: the memory was mapped without PROT_WRITE", fn, index);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  return setArgument(isInput, index, type, p, length, false, fn);
+}
+
+int RuntimeExecution::setInputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
+                                         const RuntimeMemory* memory, size_t offset,
+                                         size_t length) {
+  return setFromMemory(true, index, type, memory, offset, length);
 }
 
 int RuntimeExecution::setOutputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
                                           const RuntimeMemory* memory, size_t offset,
                                           size_t length) {
-  const char* fn = "ANeuralNetworksExecution_setOutputFromMemory";
-  uint8_t* p = memory->region(offset, length);
-  if (p == nullptr || length == 0) {
-    logError("%s: output %d: region [%zu, %zu+%zu) is empty or outside the %zu-byte memory", fn,
-             index, offset, offset, length, memory->size());
-    return ANEURALNETWORKS_BAD_DATA;
-  }
-  if (!memory->writable()) {
-    logError("%s: output %d: the memory was mapped without PROT_WRITE", fn, index);
-    return ANEURALNETWORKS_BAD_DATA;
-  }
-  return setArgument(false, index, type, p, length, false, fn);
+  return setFromMemory(false, index, type, memory, offset, length);
 }
 
 int RuntimeExecution::setMeasureTiming(bool measure) {
@@ -329,6 +359,14 @@ int RuntimeExecution::beginComputation(const char* fn) {
 }
 
 int RuntimeExecution::run() {
+  for (size_t i = 0; i < inputDesc_.size(); ++i) {
+    if (inputDesc_[i] != nullptr && !inputDesc_[i]->initialized()) {
+      logError("execution: input %zu reads a device memory that holds no data yet", i);
+      result_ = ANEURALNETWORKS_BAD_DATA;
+      state_ = State::COMPLETED;
+      return result_;
+    }
+  }
   if (!driverState_) driverState_ = prepared_->createExecutionState();
   ExecuteOptions options;
   options.measureTiming = measureTiming_;
@@ -337,6 +375,8 @@ int RuntimeExecution::run() {
   const Status s =
       prepared_->execute(request_, options, driverState_.get(), &outputShapes_, &timing_);
   result_ = resultCodeFromStatus(s);
+  for (const RuntimeMemory* m : outputDesc_)
+    if (m != nullptr) m->setInitialized(result_ == ANEURALNETWORKS_NO_ERROR);
   state_ = State::COMPLETED;
   return result_;
 }

@@ -86,6 +86,8 @@ class RuntimeExecution {
                   void* pointer, size_t length, bool omitted, const char* fn);
   // State checks shared by every way of starting a computation; moves to COMPUTATION.
   int beginComputation(const char* fn);
+  int setFromMemory(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
+                    const RuntimeMemory* memory, size_t offset, size_t length);
   // Runs the computation on the calling thread and moves to COMPLETED.
   int run();
   int checkCompleted(const char* fn, int32_t index) const;
@@ -95,6 +97,8 @@ class RuntimeExecution {
   std::atomic<State> state_{State::PREPARATION};
   Request request_;
   std::vector<uint8_t> inputSet_, outputSet_;
+  // Descriptor memories bound per input/output (their initialized state is tracked).
+  std::vector<const RuntimeMemory*> inputDesc_, outputDesc_;
   std::unique_ptr<ExecutionState> driverState_;
   std::vector<OutputShape> outputShapes_;
   Timing timing_;

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "hal/log.h"
@@ -83,6 +85,41 @@ int RuntimeMemory::createFromFd(size_t size, int protect, int fd, size_t offset,
   (*out)->readable_ = (protect & PROT_READ) != 0;
   (*out)->writable_ = (protect & PROT_WRITE) != 0;
   return ANEURALNETWORKS_NO_ERROR;
+}
+
+namespace {
+// Zero-initialized, 64-byte aligned host storage.
+class HostMemory : public Memory {
+ public:
+  explicit HostMemory(size_t size)
+      : Memory(static_cast<uint8_t*>(aligned_alloc(64, (std::max<size_t>(size, 1) + 63) / 64 * 64)),
+               size) {
+    if (base_) memset(base_, 0, size);
+  }
+  ~HostMemory() override { free(base_); }
+};
+}  // namespace
+
+int RuntimeMemory::createFromDesc(const DescMemoryInfo& info, std::unique_ptr<RuntimeMemory>* out) {
+  const uint64_t bytes = elementCount(info.dimensions) * elementSize(info.type);
+  auto mem = std::make_shared<HostMemory>(static_cast<size_t>(bytes));
+  if (mem->data() == nullptr) {
+    logError("ANeuralNetworksMemory_createFromDesc: cannot allocate %llu bytes",
+             static_cast<unsigned long long>(bytes));
+    return ANEURALNETWORKS_OP_FAILED;
+  }
+  out->reset(new RuntimeMemory(std::move(mem)));
+  (*out)->desc_ = std::make_unique<DescMemoryInfo>(info);
+  (*out)->initialized_ = false;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+bool RuntimeMemory::hasRole(const RuntimeCompilation* compilation, bool isInput,
+                            uint32_t index) const {
+  if (!desc_) return true;
+  for (const MemoryRole& r : desc_->roles)
+    if (r.compilation == compilation && r.isInput == isInput && r.index == index) return true;
+  return false;
 }
 
 }  // namespace nn

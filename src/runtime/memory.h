@@ -2,17 +2,47 @@
 // shared zero-copy with models (constants) and executions (inputs/outputs).
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <vector>
 
 #include "hal/types.h"
 
 namespace nn {
+
+class RuntimeCompilation;
+
+// One use a device memory was declared for (ANeuralNetworksMemoryDesc_add*Role).
+struct MemoryRole {
+  const RuntimeCompilation* compilation = nullptr;
+  bool isInput = true;
+  uint32_t index = 0;
+  bool operator==(const MemoryRole& o) const {
+    return compilation == o.compilation && isInput == o.isInput && index == o.index;
+  }
+};
+
+// What a memory created from a descriptor knows about itself.
+struct DescMemoryInfo {
+  std::vector<MemoryRole> roles;
+  OperandType type = OperandType::TENSOR_FLOAT32;
+  Dims dimensions;  // fully specified
+};
 
 class RuntimeMemory {
  public:
   // Maps [offset, offset+size) of fd. Returns an ANEURALNETWORKS_* result code.
   static int createFromFd(size_t size, int protect, int fd, size_t offset,
                           std::unique_ptr<RuntimeMemory>* out);
+  // Host memory for a finished descriptor; starts uninitialized.
+  static int createFromDesc(const DescMemoryInfo& info, std::unique_ptr<RuntimeMemory>* out);
+
+  // Non-null for memories created from a descriptor.
+  const DescMemoryInfo* desc() const { return desc_.get(); }
+  bool hasRole(const RuntimeCompilation* compilation, bool isInput, uint32_t index) const;
+  // Descriptor memories hold valid data only after a successful output or copy.
+  bool initialized() const { return initialized_.load(); }
+  void setInitialized(bool v) const { initialized_.store(v); }
 
   const SharedMemory& memory() const { return memory_; }
   uint8_t* data() const { return memory_->data(); }
@@ -29,6 +59,8 @@ class RuntimeMemory {
   SharedMemory memory_;
   bool readable_ = true;
   bool writable_ = true;
+  std::unique_ptr<DescMemoryInfo> desc_;
+  mutable std::atomic<bool> initialized_{true};
 };
 
 // A Memory that does not own its bytes (caller pointers: large setOperandValue buffers).

@@ -147,6 +147,10 @@ int RuntimeModel::setOperandValueFromMemory(int32_t index, const RuntimeMemory* 
                                             size_t offset, size_t length) {
   const char* fn = "ANeuralNetworksModel_setOperandValueFromMemory";
   if (int r = checkMutable(fn)) return r;
+  if (memory->desc() != nullptr) {
+    logError("%s (operand %d): a memory created from a descriptor cannot hold constants", fn, index);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
   if (int r = checkOperandIndex(fn, index)) return r;
   Operand& o = model_->main.operands[index];
   if (int r = checkNotInputOrOutput(fn, index, o)) return r;

@@ -1,0 +1,122 @@
+#include "runtime/memory_desc.h"
+
+#include <android/NeuralNetworks.h>
+
+#include "hal/log.h"
+#include "runtime/compilation.h"
+
+namespace nn {
+
+bool combineDimensions(const Dims& a, const Dims& b, Dims* out) {
+  if (a.empty()) {
+    *out = b;
+    return true;
+  }
+  if (b.empty()) {
+    *out = a;
+    return true;
+  }
+  if (a.size() != b.size()) return false;
+  Dims r(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != 0 && b[i] != 0 && a[i] != b[i]) return false;
+    r[i] = a[i] != 0 ? a[i] : b[i];
+  }
+  *out = std::move(r);
+  return true;
+}
+
+int RuntimeMemoryDesc::addRole(const RuntimeCompilation* compilation, bool isInput,
+                               uint32_t index, float frequency) {
+  const char* fn = isInput ? "ANeuralNetworksMemoryDesc_addInputRole"
+                           : "ANeuralNetworksMemoryDesc_addOutputRole";
+  if (finished_) {
+    logError("%s: the descriptor is already finished", fn);
+    return ANEURALNETWORKS_BAD_STATE;
+  }
+  if (!compilation->isValid()) {
+    logError("%s: the compilation is not finished or failed", fn);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  const Subgraph& sg = compilation->canonicalModel()->main;
+  const std::vector<uint32_t>& list = isInput ? sg.inputIndexes : sg.outputIndexes;
+  if (index >= list.size()) {
+    logError("%s: index %u out of range (%zu %s)", fn, index, list.size(),
+             isInput ? "inputs" : "outputs");
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  if (!(frequency > 0.f && frequency <= 1.f)) {
+    logError("%s: frequency %g must be in (0, 1]", fn, frequency);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  const MemoryRole role{compilation, isInput, index};
+  for (const MemoryRole& r : info_.roles) {
+    if (r == role) {
+      logError("%s: the same role was added twice", fn);
+      return ANEURALNETWORKS_BAD_DATA;
+    }
+  }
+  const Operand& o = sg.operands[list[index]];
+  if (o.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    logError("%s: per-channel quantized operands cannot be backed by device memory", fn);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  if (info_.roles.empty()) {
+    info_.type = o.type;
+    scale_ = o.scale;
+    zeroPoint_ = o.zeroPoint;
+  } else if (o.type != info_.type || o.scale != scale_ || o.zeroPoint != zeroPoint_) {
+    logError("%s: the operand (%s, scale %g, zeroPoint %d) differs from earlier roles (%s, scale "
+             "%g, zeroPoint %d)", fn, toString(o.type), o.scale, o.zeroPoint,
+             toString(info_.type), scale_, zeroPoint_);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  Dims combined;
+  if (!combineDimensions(haveDims_ ? info_.dimensions : Dims{}, o.dimensions, &combined)) {
+    logError("%s: operand dimensions %s are incompatible with %s", fn,
+             toString(o.dimensions).c_str(), toString(info_.dimensions).c_str());
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  info_.dimensions = std::move(combined);
+  haveDims_ = true;
+  info_.roles.push_back(role);
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int RuntimeMemoryDesc::setDimensions(uint32_t rank, const uint32_t* dimensions) {
+  const char* fn = "ANeuralNetworksMemoryDesc_setDimensions";
+  if (finished_) {
+    logError("%s: the descriptor is already finished", fn);
+    return ANEURALNETWORKS_BAD_STATE;
+  }
+  const Dims dims(dimensions, dimensions + rank);
+  if (!info_.roles.empty() && isScalarType(info_.type) && rank != 0) {
+    logError("%s: the roles are scalars but rank %u was given", fn, rank);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  Dims combined;
+  if (!combineDimensions(haveDims_ ? info_.dimensions : Dims{}, dims, &combined)) {
+    logError("%s: %s is incompatible with the roles' %s", fn, toString(dims).c_str(),
+             toString(info_.dimensions).c_str());
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  info_.dimensions = std::move(combined);
+  haveDims_ = true;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int RuntimeMemoryDesc::finish() {
+  const char* fn = "ANeuralNetworksMemoryDesc_finish";
+  if (finished_) {
+    logError("%s: the descriptor is already finished", fn);
+    return ANEURALNETWORKS_BAD_STATE;
+  }
+  if (info_.roles.empty()) {
+    logError("%s: no role was added", fn);
+    return ANEURALNETWORKS_BAD_DATA;
+  }
+  finished_ = true;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+}  // namespace nn
