@@ -190,8 +190,9 @@ TEST(ApiExecution, TypeOverrideRules) {
   const ANeuralNetworksOperandType wrongRank{ANEURALNETWORKS_TENSOR_FLOAT32, 2, d22, 0.f, 0};
   const ANeuralNetworksOperandType wrongDim{ANEURALNETWORKS_TENSOR_FLOAT32, 1, d5, 0.f, 0};
   const ANeuralNetworksOperandType nullDims{ANEURALNETWORKS_TENSOR_FLOAT32, 1, nullptr, 0.f, 0};
+  const ANeuralNetworksOperandType unknownRank{ANEURALNETWORKS_TENSOR_FLOAT32, 0, nullptr, 0.f, 0};
   const ANeuralNetworksOperandType same{ANEURALNETWORKS_TENSOR_FLOAT32, 1, d4, 0.f, 0};
-  for (const auto* t : {&wrongType, &wrongScale, &wrongZeroPoint, &wrongRank, &wrongDim, &nullDims}) {
+  for (const auto* t : {&wrongType, &wrongScale, &wrongZeroPoint, &wrongRank, &wrongDim, &nullDims, &unknownRank}) {
     EXPECT_EQ(ANeuralNetworksExecution_setInput(e.get(), 0, t, io.a, 16), ANEURALNETWORKS_BAD_DATA)
         << "type " << t->type << " rank " << t->dimensionCount;
     EXPECT_EQ(ANeuralNetworksExecution_setOutput(e.get(), 0, t, io.out, 16), ANEURALNETWORKS_BAD_DATA);
@@ -777,6 +778,45 @@ TEST(ApiExecution, LargerOutputBufferForUnknownShape) {
   uint32_t dims[1] = {0};
   EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandDimensions(e.get(), 0, dims), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(dims[0], 4u);
+}
+
+TEST(ApiExecution, FailedDependencyIsReported) {
+  // The dependency's computation fails (OUTPUT_INSUFFICIENT_SIZE). ABI.md §3.7 / §6.5: the
+  // dependent computation reports an error (header), or runs regardless (reference). If it
+  // reports one, no event is returned and this execution's own (correctly sized) output must
+  // not be described as too small: it never ran, so there are no shapes to query.
+  AddMul unknownOut(Target::kDefault, {4}, /*outDims=*/{0});
+  ExecPtr failing(unknownOut.newExecution());
+  Io io1;
+  float small[1] = {0};
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(failing.get(), 0, nullptr, io1.a, 16), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setInput(failing.get(), 1, nullptr, io1.b, 16), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksExecution_setOutput(failing.get(), 0, nullptr, small, sizeof(small)), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksEvent* dep = nullptr;
+  ASSERT_EQ(ANeuralNetworksExecution_startCompute(failing.get(), &dep), ANEURALNETWORKS_NO_ERROR);
+  EventPtr depGuard(dep);
+  ASSERT_EQ(ANeuralNetworksEvent_wait(dep), ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+
+  AddMul m;
+  ExecPtr e(m.newExecution());
+  Io io;
+  bindAll(e.get(), io);
+  ANeuralNetworksEvent* ev = reinterpret_cast<ANeuralNetworksEvent*>(0x1);
+  const ANeuralNetworksEvent* deps[] = {dep};
+  const int r = ANeuralNetworksExecution_startComputeWithDependencies(e.get(), deps, 1, 0, &ev);
+  uint32_t rank = 0;
+  if (r == ANEURALNETWORKS_NO_ERROR) {
+    ASSERT_NE(ev, nullptr);
+    const int w = ANeuralNetworksEvent_wait(ev);
+    ANeuralNetworksEvent_free(ev);
+    if (w == ANEURALNETWORKS_NO_ERROR) expectOutput(io);
+  } else {
+    EXPECT_EQ(ev, nullptr);
+    const int q = ANeuralNetworksExecution_getOutputOperandRank(e.get(), 0, &rank);
+    EXPECT_NE(q, ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE) << "the dependent's own output was big enough";
+    EXPECT_NE(q, ANEURALNETWORKS_NO_ERROR)
+        << "the dependent never computed (startComputeWithDependencies returned " << r << ", rank " << rank << ")";
+  }
 }
 
 }  // namespace

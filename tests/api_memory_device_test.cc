@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -380,8 +381,37 @@ TEST(ApiMemory, CopyRules) {
   munmap(vb, 4096);
 }
 
+TEST(ApiMemory, CopyIntoReadOnlyMemoryFailsCleanly) {
+  // The destination was mapped without PROT_WRITE: the copy must be refused with an error
+  // code, never attempted (which would fault). Run in a child so a crash fails only this test.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        MemFd f1(4096);
+        MemFd f2(4096);
+        MemPtr src = createMemory(4096, PROT_READ | PROT_WRITE, f1.fd);
+        MemPtr dst = createMemory(4096, PROT_READ, f2.fd);
+        const int r = ANeuralNetworksMemory_copy(src.get(), dst.get());
+        fprintf(stderr, "copy into read-only memory: result %d\n", r);
+        _exit(r != ANEURALNETWORKS_NO_ERROR ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "copy into read-only memory: result");
+}
+
+TEST(ApiMemory, AbsurdSizesAndOffsetsFailCleanly) {
+  MemFd f(4096);
+  ANeuralNetworksMemory* m = reinterpret_cast<ANeuralNetworksMemory*>(0x1);
+  EXPECT_NE(ANeuralNetworksMemory_createFromFd(SIZE_MAX, PROT_READ, f.fd, 0, &m), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(m, nullptr);
+  m = reinterpret_cast<ANeuralNetworksMemory*>(0x1);
+  EXPECT_NE(ANeuralNetworksMemory_createFromFd(16, PROT_READ, f.fd, SIZE_MAX - 4, &m), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(m, nullptr);
+  m = reinterpret_cast<ANeuralNetworksMemory*>(0x1);
+  EXPECT_NE(ANeuralNetworksMemory_createFromFd(SIZE_MAX - 100, PROT_READ, f.fd, 4000, &m), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(m, nullptr);
+}
+
 TEST(ApiMemory, DescriptorNullRules) {
-  ANeuralNetworksMemoryDesc* d = nullptr;
   EXPECT_EQ(ANeuralNetworksMemoryDesc_create(nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
   EXPECT_EQ(ANeuralNetworksMemoryDesc_finish(nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
   EXPECT_EQ(ANeuralNetworksMemoryDesc_setDimensions(nullptr, 0, nullptr), ANEURALNETWORKS_UNEXPECTED_NULL);
@@ -389,7 +419,6 @@ TEST(ApiMemory, DescriptorNullRules) {
   EXPECT_EQ(ANeuralNetworksMemory_createFromDesc(nullptr, &m), ANEURALNETWORKS_UNEXPECTED_NULL);
   EXPECT_EQ(m, nullptr);
   ANeuralNetworksMemoryDesc_free(nullptr);
-  (void)d;
 }
 
 // ---------------------------------------------------------------------------------------------

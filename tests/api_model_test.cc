@@ -819,7 +819,7 @@ TEST(ApiModel, GetSupportedOperationsRejectsForeignDeviceHandle) {
   EXPECT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(rm.m, bogus, 1, supported), ANEURALNETWORKS_BAD_DATA);
 }
 
-TEST(ApiModel, ConstantOnlyInputsAndReidentify) {
+TEST(ApiModel, ReidentifyReplacesDeclaration) {
   // identifyInputsAndOutputs may be called again before finish; the last call wins.
   RawModel rm;
   buildAdd(rm);
@@ -840,6 +840,50 @@ TEST(ApiModel, ConstantOnlyInputsAndReidentify) {
   for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(out[i], a[i] + b[i]);
   ANeuralNetworksExecution_free(e);
   ANeuralNetworksCompilation_free(c);
+}
+
+TEST(ApiModel, DeclaredShapeContradictingInferenceIsAnError) {
+  // out is declared {5} but ADD of two {4} tensors yields {4}. Some stage (finish, compilation
+  // or computation) must report an error; none may write 4 floats into a 5-float promise
+  // silently or crash.
+  for (const char* device : {"nnapi-cpu", "nnapi-cpu-reference"}) {
+    SCOPED_TRACE(device);
+    RawModel rm;
+    const uint32_t d5[] = {5};
+    ASSERT_EQ(rm.addOperand(kFloat4), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(rm.addOperand(kInt32Scalar), ANEURALNETWORKS_NO_ERROR);
+    ASSERT_EQ(rm.addOperand({ANEURALNETWORKS_TENSOR_FLOAT32, 1, d5, 0.f, 0}), ANEURALNETWORKS_NO_ERROR);
+    const int32_t act = 0;
+    ASSERT_EQ(ANeuralNetworksModel_setOperandValue(rm.m, 1, &act, sizeof(act)), ANEURALNETWORKS_NO_ERROR);
+    const uint32_t in[] = {0, 0, 1}, out[] = {2};
+    const int addResult = ANeuralNetworksModel_addOperation(rm.m, ANEURALNETWORKS_ADD, 3, in, 1, out);
+    if (addResult != ANEURALNETWORKS_NO_ERROR) {
+      EXPECT_EQ(addResult, ANEURALNETWORKS_BAD_DATA);
+      continue;
+    }
+    const uint32_t mi[] = {0}, mo[] = {2};
+    ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(rm.m, 1, mi, 1, mo), ANEURALNETWORKS_NO_ERROR);
+    int r = ANeuralNetworksModel_finish(rm.m);
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      EXPECT_EQ(r, ANEURALNETWORKS_BAD_DATA);
+      continue;
+    }
+    const ANeuralNetworksDevice* d = deviceNamed(device);
+    ANeuralNetworksCompilation* c = nullptr;
+    ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(rm.m, &d, 1, &c), ANEURALNETWORKS_NO_ERROR);
+    r = ANeuralNetworksCompilation_finish(c);
+    if (r == ANEURALNETWORKS_NO_ERROR) {
+      ANeuralNetworksExecution* e = nullptr;
+      ASSERT_EQ(ANeuralNetworksExecution_create(c, &e), ANEURALNETWORKS_NO_ERROR);
+      float a[4] = {1, 2, 3, 4}, o[5] = {};
+      ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, a, sizeof(a)), ANEURALNETWORKS_NO_ERROR);
+      ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, o, sizeof(o)), ANEURALNETWORKS_NO_ERROR);
+      r = ANeuralNetworksExecution_compute(e);
+      ANeuralNetworksExecution_free(e);
+    }
+    EXPECT_NE(r, ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksCompilation_free(c);
+  }
 }
 
 }  // namespace

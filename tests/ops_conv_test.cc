@@ -35,6 +35,8 @@ struct ConvSpec {
   int layout = -1;               // -1: absent, 0/1: NHWC/NCHW
   int dilationW = 0, dilationH = 0;  // 0: absent
   bool weightsAsInputs = false;  // filter and bias become model inputs
+  // TRANSPOSE_CONV_2D implicit form: the output-shape tensor placed after the bias.
+  std::vector<int32_t> outputShapeTensor;
 };
 
 bool isQuantType(int t) {
@@ -68,9 +70,8 @@ int buildConv(ModelBuilder& m, const ConvSpec& s, const ConvData& d) {
   const int filterType = s.filterType < 0 ? s.type : s.filterType;
   const int biasType = isQuantType(s.type) ? ANEURALNETWORKS_TENSOR_INT32 : s.type;
   const uint32_t in = m.addOperand(s.type, s.inDims, s.inScale, s.inZero);
-  const uint32_t outChannels = s.op == ANEURALNETWORKS_FULLY_CONNECTED || s.op == ANEURALNETWORKS_CONV_2D
-                                   ? s.filterDims[0]
-                                   : s.filterDims[3];
+  const uint32_t outChannels =
+      s.op == ANEURALNETWORKS_DEPTHWISE_CONV_2D ? s.filterDims[3] : s.filterDims[0];
   const uint32_t filter = m.addOperand(filterType, s.filterDims, s.filterScale, s.filterZero);
   if (!s.channelScales.empty()) {
     ANeuralNetworksSymmPerChannelQuantParams p{s.channelDim,
@@ -88,6 +89,10 @@ int buildConv(ModelBuilder& m, const ConvSpec& s, const ConvData& d) {
     m.setValue(bias, d.bias);
   }
   std::vector<uint32_t> inputs{in, filter, bias};
+  if (!s.outputShapeTensor.empty())
+    inputs.push_back(m.addConstant<int32_t>(ANEURALNETWORKS_TENSOR_INT32,
+                                            {uint32_t(s.outputShapeTensor.size())},
+                                            s.outputShapeTensor));
   for (int32_t v : s.scalars) inputs.push_back(m.addInt32(v));
   if (s.layout >= 0) inputs.push_back(m.addBool(s.layout != 0));
   if (s.dilationW > 0) {
@@ -859,6 +864,400 @@ TEST(ConvProperty, FullyConnectedMatchesReference) {
         EXPECT_EQ(fast, ref);
       }
     }
+}
+
+
+// ---------------------------------------------------------------------------------------
+// TRANSPOSE_CONV_2D, hand-computed. Every input pixel adds input * filter into the output
+// window starting at (ih * stride - padTop, iw * stride - padLeft).
+//
+// input [1 2; 3 4], filter [1 2; 3 4], stride 1, no padding, output 3x3:
+//   1  4  4
+//   6 20 16
+//   9 24 16
+
+const std::vector<float> kIn2x2{1, 2, 3, 4};
+
+ConvSpec transposeSpec(std::vector<uint32_t> inDims, std::vector<uint32_t> filterDims,
+                       std::vector<uint32_t> outDims, std::vector<int32_t> scalars) {
+  ConvSpec s;
+  s.op = ANEURALNETWORKS_TRANSPOSE_CONV_2D;
+  s.inDims = std::move(inDims);
+  s.filterDims = std::move(filterDims);
+  s.outDims = std::move(outDims);
+  s.scalars = std::move(scalars);
+  s.layout = 0;
+  return s;
+}
+
+TEST(TransposeConv2D, FloatStride1Overlapping) {
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 2, 2, 1}, {1, 3, 3, 1}, {0, 0, 0, 0, 1, 1, 0});
+  expectConvFloat(s, kIn2x2, kFilter2x2, {0}, {1, 4, 4, 6, 20, 16, 9, 24, 16});
+}
+
+TEST(TransposeConv2D, FloatStride2Disjoint) {
+  // Each input pixel writes its own 2x2 block: x * filter, plus bias 1.
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 2, 2, 1}, {1, 4, 4, 1}, {0, 0, 0, 0, 2, 2, 0});
+  expectConvFloat(s, kIn2x2, kFilter2x2, {1},
+                  {2, 3, 3, 5, 4, 5, 7, 9, 4, 7, 5, 9, 10, 13, 13, 17});
+}
+
+TEST(TransposeConv2D, FloatExplicitPaddingCrops) {
+  // Padding left/top by one drops the first row and column of the 3x3 result.
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 2, 2, 1}, {1, 2, 2, 1}, {1, 0, 1, 0, 1, 1, 0});
+  expectConvFloat(s, kIn2x2, kFilter2x2, {0}, {20, 16, 24, 16});
+}
+
+TEST(TransposeConv2D, FloatActivationRelu1) {
+  // Same as the overlapping case with bias -10, clamped to [-1, 1].
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 2, 2, 1}, {1, 3, 3, 1},
+                             {0, 0, 0, 0, 1, 1, ANEURALNETWORKS_FUSED_RELU1});
+  expectConvFloat(s, kIn2x2, kFilter2x2, {-10}, {-1, -1, -1, -1, 1, 1, -1, 1, 1});
+}
+
+TEST(TransposeConv2D, FloatImplicitSameNegativeTail) {
+  // Output shape 4x4, stride 2, 1x1 filter (2): SAME gives head 0 and tail -1, so the output
+  // keeps 4 rows/columns and the last ones receive only the bias (0.5).
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 1, 1, 1}, {1, 4, 4, 1},
+                             {ANEURALNETWORKS_PADDING_SAME, 2, 2, 0});
+  s.outputShapeTensor = {1, 4, 4, 1};
+  expectConvFloat(s, kIn2x2, {2}, {0.5f},
+                  {2.5f, .5f, 4.5f, .5f, .5f, .5f, .5f, .5f,  //
+                   6.5f, .5f, 8.5f, .5f, .5f, .5f, .5f, .5f});
+}
+
+TEST(TransposeConv2D, FloatImplicitValidIgnoresRequestedSize) {
+  // VALID means no padding: the output is (2 - 1) * 1 + 2 = 3 whatever the shape tensor says.
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 2, 2, 1}, {1, 3, 3, 1},
+                             {ANEURALNETWORKS_PADDING_VALID, 1, 1, 0});
+  s.outputShapeTensor = {1, 7, 7, 1};
+  expectConvFloat(s, kIn2x2, kFilter2x2, {0}, {1, 4, 4, 6, 20, 16, 9, 24, 16});
+}
+
+TEST(TransposeConv2D, FloatMultiChannelNchw) {
+  // Two input channels [1 2] and [10 20] (1x2 each, NCHW), two 1x1 filters: output channel 0
+  // = c0 + c1, channel 1 = c0 - c1; stride 2 along width leaves a bias-only column between.
+  ConvSpec s = transposeSpec({1, 2, 1, 2}, {2, 1, 1, 2}, {1, 2, 1, 3}, {0, 0, 0, 0, 2, 1, 0});
+  s.layout = 1;
+  expectConvFloat(s, {1, 2, 10, 20}, {1, 1, 1, -1}, {0, 100},
+                  {11, 0, 22, 91, 100, 82});
+}
+
+TEST(TransposeConv2D, Quant8) {
+  // The overlapping case: input scale 0.5 zp 10, filter scale 0.25 zp 4, output scale 1 zp 5.
+  ConvSpec s = transposeSpec({1, 2, 2, 1}, {1, 2, 2, 1}, {1, 3, 3, 1}, {0, 0, 0, 0, 1, 1, 0});
+  s.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  s.inScale = 0.5f;
+  s.inZero = 10;
+  s.filterScale = 0.25f;
+  s.filterZero = 4;
+  s.biasScale = 0.125f;
+  s.outScale = 1.f;
+  s.outZero = 5;
+  expectConvQuant<uint8_t>(s, {12, 14, 16, 18}, {8, 12, 16, 20}, {0},
+                           {6, 9, 9, 11, 25, 21, 14, 29, 21});
+}
+
+TEST(TransposeConv2D, Quant8SignedPerChannel) {
+  // Two output channels with filter scales 0.5 and 1 (1x1 filters 2 and -3 in real terms).
+  // Input real values 1, 2 (scale 0.5, zp -1); output scale 0.5, zp 0.
+  // Channel 0: 2x -> 2, 4; channel 1: -3x -> -3, -6. In output units: 4, 8, -6, -12.
+  ConvSpec s = transposeSpec({1, 1, 2, 1}, {2, 1, 1, 1}, {1, 1, 2, 2}, {0, 0, 0, 0, 1, 1, 0});
+  s.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+  s.filterType = ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  s.channelScales = {0.5f, 1.f};
+  s.inScale = 0.5f;
+  s.inZero = -1;
+  s.outScale = 0.5f;
+  s.outZero = 0;
+  expectConvQuant<int8_t>(s, {1, 3}, {4, -3}, {0, 0}, {4, -6, 8, -12});
+}
+
+// ---------------------------------------------------------------------------------------
+// GROUPED_CONV_2D, hand-computed: 4 input channels in 2 groups, one 1x1 filter per group:
+// out0 = c0 + 2 c1, out1 = 3 c2 - c3, bias (0.5, -0.5).
+
+const std::vector<float> kGroupedIn{1, 2, 3, 4, 0, 1, 0, 1, 2, 0, 1, 1, 1, 1, 1, 1};
+
+ConvSpec groupedSpec(int32_t activation) {
+  ConvSpec s;
+  s.op = ANEURALNETWORKS_GROUPED_CONV_2D;
+  s.inDims = {1, 2, 2, 4};
+  s.filterDims = {2, 1, 1, 2};
+  s.outDims = {1, 2, 2, 2};
+  s.scalars = {ANEURALNETWORKS_PADDING_VALID, 1, 1, 2, activation};
+  s.layout = 0;
+  return s;
+}
+
+TEST(GroupedConv2D, FloatTwoGroups) {
+  expectConvFloat(groupedSpec(0), kGroupedIn, {1, 2, 3, -1}, {0.5f, -0.5f},
+                  {5.5f, 4.5f, 2.5f, -1.5f, 2.5f, 1.5f, 3.5f, 1.5f});
+}
+
+TEST(GroupedConv2D, FloatRelu) {
+  expectConvFloat(groupedSpec(ANEURALNETWORKS_FUSED_RELU), kGroupedIn, {1, 2, 3, -1},
+                  {0.5f, -0.5f}, {5.5f, 4.5f, 2.5f, 0.f, 2.5f, 1.5f, 3.5f, 1.5f});
+}
+
+TEST(GroupedConv2D, FloatExplicitPaddingSpatial) {
+  // 1 channel per group, 2 groups, 2x2 filters [1 2; 3 4] and [1 0; 0 -1] over 3x3 inputs
+  // (channel 0: 1..9, channel 1: all 1), explicit padding none, stride 1.
+  ConvSpec s;
+  s.op = ANEURALNETWORKS_GROUPED_CONV_2D;
+  s.inDims = {1, 3, 3, 2};
+  s.filterDims = {2, 2, 2, 1};
+  s.outDims = {1, 2, 2, 2};
+  s.scalars = {0, 0, 0, 0, 1, 1, 2, 0};
+  s.layout = 0;
+  std::vector<float> in;
+  for (int i = 1; i <= 9; ++i) {
+    in.push_back(float(i));
+    in.push_back(1.f);
+  }
+  expectConvFloat(s, in, {1, 2, 3, 4, 1, 0, 0, -1}, {1, 0},
+                  {38, 0, 48, 0, 68, 0, 78, 0});
+}
+
+TEST(GroupedConv2D, Quant8) {
+  // Input scale 0.5 (q = 2x), filter scale 1 zp 1, bias scale 0.5, output scale 0.5 zp 10.
+  ConvSpec s = groupedSpec(0);
+  s.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  s.inScale = 0.5f;
+  s.filterScale = 1.f;
+  s.filterZero = 1;
+  s.biasScale = 0.5f;
+  s.outScale = 0.5f;
+  s.outZero = 10;
+  std::vector<uint8_t> in;
+  for (float v : kGroupedIn) in.push_back(uint8_t(v * 2));
+  expectConvQuant<uint8_t>(s, in, {2, 3, 4, 0}, {1, -1}, {21, 19, 15, 7, 15, 13, 17, 13});
+}
+
+TEST(GroupedConv2D, Quant8SignedNchw) {
+  // The float case in NCHW with int8 data: input scale 0.5 zp -5, filter scale 1 zp 0,
+  // output scale 0.5 zp 0.
+  ConvSpec s = groupedSpec(0);
+  s.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+  s.inDims = {1, 4, 2, 2};
+  s.outDims = {1, 2, 2, 2};
+  s.layout = 1;
+  s.inScale = 0.5f;
+  s.inZero = -5;
+  s.filterScale = 1.f;
+  s.biasScale = 0.5f;
+  s.outScale = 0.5f;
+  std::vector<int8_t> in(16);
+  for (int p = 0; p < 4; ++p)
+    for (int c = 0; c < 4; ++c) in[c * 4 + p] = int8_t(kGroupedIn[p * 4 + c] * 2 - 5);
+  // NCHW output: channel 0 over the 4 pixels, then channel 1.
+  expectConvQuant<int8_t>(s, in, {1, 2, 3, -1}, {1, -1}, {11, 5, 5, 7, 9, -3, 3, 3});
+}
+
+// ---------------------------------------------------------------------------------------
+// Validation of the two operations.
+
+// Builds TRANSPOSE_CONV_2D / GROUPED_CONV_2D on a float32 1x3x3x2 input with the given
+// scalars (a BOOL layout is appended) and returns the first error (build, finish or run).
+int buildNewConv(int op, const std::vector<int32_t>& scalars, std::vector<uint32_t> filterDims,
+                 bool withShapeTensor = false, bool appendLayout = true) {
+  ModelBuilder m;
+  const int f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  const std::vector<uint32_t> inDims{1, 3, 3, 2};
+  const uint32_t in = m.addOperand(f32, inDims);
+  const uint32_t filter =
+      m.addConstant<float>(f32, filterDims, std::vector<float>(countOf(filterDims), 1.f));
+  const uint32_t bias =
+      m.addConstant<float>(f32, {filterDims[0]}, std::vector<float>(filterDims[0], 0.f));
+  std::vector<uint32_t> inputs{in, filter, bias};
+  if (withShapeTensor)
+    inputs.push_back(m.addConstant<int32_t>(ANEURALNETWORKS_TENSOR_INT32, {4}, {1, 6, 6, 1}));
+  for (int32_t v : scalars) inputs.push_back(m.addInt32(v));
+  if (appendLayout) inputs.push_back(m.addBool(false));
+  const uint32_t out = m.addOperand(f32, {});
+  if (m.status() != ANEURALNETWORKS_NO_ERROR) return -1000;
+  const int r = m.addOperation(op, inputs, {out});
+  if (r != ANEURALNETWORKS_NO_ERROR) return r;
+  const int f = m.finish({in}, {out});
+  if (f != ANEURALNETWORKS_NO_ERROR) return f;
+  return nntest::runModel(m, {std::vector<uint8_t>(countOf(inDims) * 4)}, {1 << 16}).status;
+}
+
+TEST(TransposeConvValidation, AcceptsAndRejects) {
+  const int op = ANEURALNETWORKS_TRANSPOSE_CONV_2D;
+  EXPECT_EQ(buildNewConv(op, {0, 0, 0, 0, 2, 2, 0}, {1, 2, 2, 2}), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_SAME, 2, 2, 0}, {1, 3, 3, 2}, true),
+            ANEURALNETWORKS_NO_ERROR);
+  // Layout flag missing (10 inputs is neither form).
+  EXPECT_EQ(buildNewConv(op, {0, 0, 0, 0, 2, 2, 0}, {1, 2, 2, 2}, false, false),
+            ANEURALNETWORKS_BAD_DATA);
+  // Stride 0, negative left padding, bad activation, bad padding code.
+  EXPECT_EQ(buildNewConv(op, {0, 0, 0, 0, 0, 2, 0}, {1, 2, 2, 2}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {-1, 0, 0, 0, 2, 2, 0}, {1, 2, 2, 2}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {0, 0, 0, 0, 2, 2, 9}, {1, 2, 2, 2}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {3, 2, 2, 0}, {1, 3, 3, 2}, true), ANEURALNETWORKS_BAD_DATA);
+  // Filter depth 3 against input depth 2.
+  EXPECT_EQ(buildNewConv(op, {0, 0, 0, 0, 2, 2, 0}, {1, 2, 2, 3}), ANEURALNETWORKS_BAD_DATA);
+  // Paddings that crop the whole output: (3 - 1) * 1 + 2 - 2 - 2 = 0.
+  EXPECT_EQ(buildNewConv(op, {2, 2, 0, 0, 1, 1, 0}, {1, 2, 2, 2}), ANEURALNETWORKS_BAD_DATA);
+}
+
+TEST(GroupedConvValidation, AcceptsAndRejects) {
+  const int op = ANEURALNETWORKS_GROUPED_CONV_2D;
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_VALID, 1, 1, 2, 0}, {4, 2, 2, 1}),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(buildNewConv(op, {0, 0, 0, 0, 1, 1, 1, 0}, {2, 2, 2, 2}), ANEURALNETWORKS_NO_ERROR);
+  // Zero groups; input depth 2 not groups (2) * filter depth (2); 3 outputs over 2 groups.
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_VALID, 1, 1, 0, 0}, {4, 2, 2, 1}),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_VALID, 1, 1, 2, 0}, {4, 2, 2, 2}),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_VALID, 1, 1, 2, 0}, {3, 2, 2, 1}),
+            ANEURALNETWORKS_BAD_DATA);
+  // Negative padding; stride 0; filter larger than the input with VALID.
+  EXPECT_EQ(buildNewConv(op, {0, -1, 0, 0, 1, 1, 1, 0}, {2, 2, 2, 2}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_VALID, 0, 1, 1, 0}, {2, 2, 2, 2}),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(buildNewConv(op, {ANEURALNETWORKS_PADDING_VALID, 1, 1, 1, 0}, {2, 4, 4, 2}),
+            ANEURALNETWORKS_BAD_DATA);
+}
+
+// ---------------------------------------------------------------------------------------
+// Property tests for the two operations: default device vs reference device.
+
+// Fills quantized data/scales for `kind` (1 quant8, 2 per-channel, 3 signed) with `k`
+// products per output; filter type and scales as in makeRandomConv.
+void fillRandomQuant(std::mt19937& rng, RandomCase& c, int kind, uint32_t outC, uint32_t k) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  ConvSpec& s = c.spec;
+  const size_t inCount = countOf(s.inDims), filterCount = countOf(s.filterDims);
+  const bool isSigned = kind == 3;
+  s.type = isSigned ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED
+                     : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  s.inScale = 0.02f * pick(1, 10);
+  s.inZero = isSigned ? pick(-128, 127) : pick(0, 255);
+  s.outZero = isSigned ? pick(-100, 100) : pick(20, 235);
+  if (kind == 2) {
+    s.filterType = ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
+    s.channelDim = 0;
+    for (uint32_t i = 0; i < outC; ++i) s.channelScales.push_back(0.005f * pick(1, 20));
+    s.outScale = s.inScale * 0.05f * 60.f * std::sqrt(float(k)) / 40.f;
+    c.data.filter = randomBytes<int8_t>(rng, filterCount, -127, 127);
+  } else {
+    s.filterScale = 0.005f * pick(1, 20);
+    s.filterZero = isSigned ? pick(-20, 20) : pick(100, 150);
+    s.biasScale = s.inScale * s.filterScale;
+    s.outScale = s.biasScale * 60.f * std::sqrt(float(k)) / pick(10, 60);
+    c.data.filter = isSigned ? randomBytes<int8_t>(rng, filterCount, -128, 127)
+                             : randomBytes<uint8_t>(rng, filterCount, 0, 255);
+  }
+  c.data.input = isSigned ? randomBytes<int8_t>(rng, inCount, -128, 127)
+                          : randomBytes<uint8_t>(rng, inCount, 0, 255);
+  c.data.bias = randomBytes<int32_t>(rng, outC, -3000, 3000);
+}
+
+RandomCase makeRandomTranspose(std::mt19937& rng, int kind) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  RandomCase c;
+  ConvSpec& s = c.spec;
+  s.op = ANEURALNETWORKS_TRANSPOSE_CONV_2D;
+  const uint32_t batches = pick(1, 2), inH = pick(1, 8), inW = pick(1, 8);
+  const uint32_t inC = pick(1, 24), outC = pick(1, 40);
+  const int fh = pick(1, 4), fw = pick(1, 4), sh = pick(1, 3), sw = pick(1, 3);
+  const bool nchw = pick(0, 3) == 0;
+  int32_t outH = 0, outW = 0;
+  if (pick(0, 1) == 0) {
+    // Explicit; tails may be negative (down to -(stride - 1)).
+    int32_t pl = pick(0, fw - 1), pr = pick(1 - sw, fw - 1);
+    int32_t pt = pick(0, fh - 1), pb = pick(1 - sh, fh - 1);
+    outW = (int32_t(inW) - 1) * sw + fw - pl - pr;
+    outH = (int32_t(inH) - 1) * sh + fh - pt - pb;
+    if (outW < 1) pl = pr = 0, outW = (int32_t(inW) - 1) * sw + fw;
+    if (outH < 1) pt = pb = 0, outH = (int32_t(inH) - 1) * sh + fh;
+    s.scalars = {pl, pr, pt, pb, sw, sh};
+  } else {
+    // Implicit: SAME asks for in * stride (and gets it); VALID gets (in - 1) * stride + f.
+    const bool same = pick(0, 1) == 0;
+    outH = same ? int32_t(inH) * sh : (int32_t(inH) - 1) * sh + fh;
+    outW = same ? int32_t(inW) * sw : (int32_t(inW) - 1) * sw + fw;
+    const int32_t b = int32_t(batches), oc = int32_t(outC);
+    s.outputShapeTensor = nchw ? std::vector<int32_t>{b, oc, outH, outW}
+                               : std::vector<int32_t>{b, outH, outW, oc};
+    s.scalars = {same ? ANEURALNETWORKS_PADDING_SAME : ANEURALNETWORKS_PADDING_VALID, sw, sh};
+  }
+  s.scalars.push_back(pick(0, 3));
+  s.layout = nchw ? 1 : 0;
+  s.inDims = nchw ? std::vector<uint32_t>{batches, inC, inH, inW}
+                  : std::vector<uint32_t>{batches, inH, inW, inC};
+  s.filterDims = {outC, uint32_t(fh), uint32_t(fw), inC};
+  s.outDims = nchw ? std::vector<uint32_t>{batches, outC, uint32_t(outH), uint32_t(outW)}
+                   : std::vector<uint32_t>{batches, uint32_t(outH), uint32_t(outW), outC};
+  s.weightsAsInputs = pick(0, 2) == 0;
+  c.outCount = countOf(s.outDims);
+  if (kind == 0) {
+    c.data.input = randomFloats(rng, countOf(s.inDims));
+    c.data.filter = randomFloats(rng, countOf(s.filterDims));
+    c.data.bias = randomFloats(rng, outC);
+  } else {
+    fillRandomQuant(rng, c, kind, outC, uint32_t(fh * fw) * inC);
+  }
+  return c;
+}
+
+RandomCase makeRandomGrouped(std::mt19937& rng, int kind) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  RandomCase c;
+  ConvSpec& s = c.spec;
+  s.op = ANEURALNETWORKS_GROUPED_CONV_2D;
+  const uint32_t batches = pick(1, 2), inH = pick(1, 10), inW = pick(1, 10);
+  const uint32_t groups = pick(1, 4), groupIn = pick(1, 12), groupOut = pick(1, 12);
+  const uint32_t inC = groups * groupIn, outC = groups * groupOut;
+  const int fh = pick(1, std::min<int>(3, inH)), fw = pick(1, std::min<int>(3, inW));
+  const int sh = pick(1, 3), sw = pick(1, 3);
+  const bool nchw = pick(0, 3) == 0;
+  int32_t outH, outW;
+  if (pick(0, 1) == 0) {
+    const int32_t pl = pick(0, fw - 1), pr = pick(0, fw - 1), pt = pick(0, fh - 1),
+                  pb = pick(0, fh - 1);
+    outH = (int32_t(inH) + pt + pb - fh) / sh + 1;
+    outW = (int32_t(inW) + pl + pr - fw) / sw + 1;
+    s.scalars = {pl, pr, pt, pb, sw, sh};
+  } else {
+    const bool same = pick(0, 1) == 0;
+    outH = same ? (int32_t(inH) + sh - 1) / sh : (int32_t(inH) - fh) / sh + 1;
+    outW = same ? (int32_t(inW) + sw - 1) / sw : (int32_t(inW) - fw) / sw + 1;
+    s.scalars = {same ? ANEURALNETWORKS_PADDING_SAME : ANEURALNETWORKS_PADDING_VALID, sw, sh};
+  }
+  s.scalars.push_back(int32_t(groups));
+  s.scalars.push_back(pick(0, 3));
+  s.layout = nchw ? 1 : 0;
+  s.inDims = nchw ? std::vector<uint32_t>{batches, inC, inH, inW}
+                  : std::vector<uint32_t>{batches, inH, inW, inC};
+  s.filterDims = {outC, uint32_t(fh), uint32_t(fw), groupIn};
+  s.outDims = nchw ? std::vector<uint32_t>{batches, outC, uint32_t(outH), uint32_t(outW)}
+                   : std::vector<uint32_t>{batches, uint32_t(outH), uint32_t(outW), outC};
+  s.weightsAsInputs = pick(0, 2) == 0;
+  c.outCount = countOf(s.outDims);
+  if (kind == 0) {
+    c.data.input = randomFloats(rng, countOf(s.inDims));
+    c.data.filter = randomFloats(rng, countOf(s.filterDims));
+    c.data.bias = randomFloats(rng, outC);
+  } else {
+    fillRandomQuant(rng, c, kind, outC, uint32_t(fh * fw) * groupIn);
+  }
+  return c;
+}
+
+TEST(ConvProperty, TransposeConvMatchesReference) {
+  std::mt19937 rng(2468);
+  for (int kind = 0; kind < 4; ++kind)
+    for (int i = 0; i < 25; ++i) compareDevices(makeRandomTranspose(rng, kind));
+}
+
+TEST(ConvProperty, GroupedConvMatchesReference) {
+  std::mt19937 rng(1357);
+  for (int kind = 0; kind < 4; ++kind)
+    for (int i = 0; i < 25; ++i) compareDevices(makeRandomGrouped(rng, kind));
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ ThreadPool::~ThreadPool() {
 #if NNAPI_HAVE_XNNPACK
 namespace {
 struct ChunkTask {
-  const std::function<void(size_t, size_t)>* fn;
+  const RangeFn* fn;
   size_t n;
   size_t chunk;
 };
@@ -52,7 +52,7 @@ void runChunk(void* arg, size_t index) {
 }  // namespace
 #endif
 
-void ThreadPool::parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn) {
+void ThreadPool::parallelFor(size_t n, size_t grain, RangeFn fn) {
   if (n == 0) return;
   grain = std::max<size_t>(grain, 1);
 #if NNAPI_HAVE_XNNPACK

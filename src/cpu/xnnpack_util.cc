@@ -118,6 +118,90 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
 #endif
 }
 
+XnnDeconvolution::~XnnDeconvolution() {
+#if NNAPI_HAVE_XNNPACK
+  if (op_) xnn_delete_operator(asOp(op_));
+#endif
+}
+
+bool XnnDeconvolution::create(const XnnDeconvConfig& c, const float* kernel, const float* bias,
+                              std::string* error) {
+#if NNAPI_HAVE_XNNPACK
+  if (!xnnpackAvailable()) {
+    *error = "XNNPACK unavailable";
+    return false;
+  }
+  const size_t inStride = c.groups * c.groupInputChannels;
+  const size_t outStride = c.groups * c.groupOutputChannels;
+  xnn_operator_t op = nullptr;
+  const xnn_status s = xnn_create_deconvolution2d_nhwc_f32(
+      c.padTop, c.padRight, c.padBottom, c.padLeft, c.kernelH, c.kernelW, c.strideH, c.strideW,
+      /*dilation_height=*/1, /*dilation_width=*/1, c.groups, c.groupInputChannels,
+      c.groupOutputChannels, inStride, outStride, kernel, bias, c.outputMin, c.outputMax, 0, &op);
+  if (s != xnn_status_success) {
+    *error = std::string("xnn_create_deconvolution2d_nhwc_f32: ") + xnnStatusName(s);
+    return false;
+  }
+  if (op_) xnn_delete_operator(asOp(op_));
+  op_ = op;
+  config_ = c;
+  lastInput_ = nullptr;
+  lastOutput_ = nullptr;
+  return true;
+#else
+  (void)c;
+  (void)kernel;
+  (void)bias;
+  *error = "built without XNNPACK";
+  return false;
+#endif
+}
+
+bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t adjustmentH,
+                           uint32_t adjustmentW, const float* input, float* output,
+                           ThreadPool* pool, std::string* error) {
+#if NNAPI_HAVE_XNNPACK
+  std::lock_guard<std::mutex> lock(mutex_);
+  pthreadpool_t tp = xnnThreadPool(pool);
+  if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
+      adjustmentH != lastAdjH_ || adjustmentW != lastAdjW_ || input != lastInput_ ||
+      output != lastOutput_ || tp != lastPool_) {
+    const xnn_status s = xnn_setup_deconvolution2d_nhwc_f32(
+        asOp(op_), batches, height, width, adjustmentH, adjustmentW, input, output, tp);
+    if (s != xnn_status_success) {
+      lastInput_ = nullptr;
+      *error = std::string("xnn_setup_deconvolution2d_nhwc_f32: ") + xnnStatusName(s);
+      return false;
+    }
+    lastBatches_ = batches;
+    lastHeight_ = height;
+    lastWidth_ = width;
+    lastAdjH_ = adjustmentH;
+    lastAdjW_ = adjustmentW;
+    lastInput_ = input;
+    lastOutput_ = output;
+    lastPool_ = tp;
+  }
+  const xnn_status s = xnn_run_operator(asOp(op_), tp);
+  if (s != xnn_status_success) {
+    *error = std::string("xnn_run_operator: ") + xnnStatusName(s);
+    return false;
+  }
+  return true;
+#else
+  (void)batches;
+  (void)height;
+  (void)width;
+  (void)adjustmentH;
+  (void)adjustmentW;
+  (void)input;
+  (void)output;
+  (void)pool;
+  *error = "built without XNNPACK";
+  return false;
+#endif
+}
+
 XnnFullyConnected::~XnnFullyConnected() {
 #if NNAPI_HAVE_XNNPACK
   if (op_) xnn_delete_operator(asOp(op_));

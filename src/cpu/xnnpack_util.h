@@ -77,6 +77,43 @@ class XnnConvolution {
   void* lastPool_ = nullptr;
 };
 
+// A float32 NHWC transposed convolution ("deconvolution") with weights packed once at
+// creation. Kernel layout [groups * groupOut][kh][kw][groupIn]. The output has
+// (in - 1) * stride + kernel + adjustment - padding rows/columns; adjustment < stride.
+struct XnnDeconvConfig {
+  uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;
+  uint32_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1;
+  uint32_t groups = 1;
+  size_t groupInputChannels = 1, groupOutputChannels = 1;
+  float outputMin = 0, outputMax = 0;
+};
+
+class XnnDeconvolution {
+ public:
+  XnnDeconvolution() = default;
+  ~XnnDeconvolution();
+  XnnDeconvolution(const XnnDeconvolution&) = delete;
+  XnnDeconvolution& operator=(const XnnDeconvolution&) = delete;
+
+  bool create(const XnnDeconvConfig& config, const float* kernel, const float* bias,
+              std::string* error);
+  bool valid() const { return op_ != nullptr; }
+  const XnnDeconvConfig& config() const { return config_; }
+  bool run(size_t batches, size_t height, size_t width, uint32_t adjustmentH,
+           uint32_t adjustmentW, const float* input, float* output, ThreadPool* pool,
+           std::string* error);
+
+ private:
+  std::mutex mutex_;
+  void* op_ = nullptr;
+  XnnDeconvConfig config_;
+  size_t lastBatches_ = 0, lastHeight_ = 0, lastWidth_ = 0;
+  uint32_t lastAdjH_ = 0, lastAdjW_ = 0;
+  const float* lastInput_ = nullptr;
+  float* lastOutput_ = nullptr;
+  void* lastPool_ = nullptr;
+};
+
 class XnnFullyConnected {
  public:
   XnnFullyConnected() = default;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <type_traits>
 
 #include "cpu/thread_pool.h"
@@ -396,6 +395,13 @@ void transposeBytes(const void* in, void* out, uint32_t n, uint32_t a, uint32_t 
 }
 }  // namespace
 
+uint8_t* layoutScratch(int slot, size_t bytes) {
+  thread_local std::vector<uint8_t> buffers[2];
+  std::vector<uint8_t>& b = buffers[slot];
+  if (b.size() < bytes) b.resize(bytes);
+  return b.data();
+}
+
 void nchwToNhwc(const void* in, void* out, uint32_t n, uint32_t c, uint32_t h, uint32_t w,
                 uint32_t elemSize) {
   transposeBytes(in, out, n, c, h * w, elemSize);
@@ -604,18 +610,6 @@ constexpr uint32_t kTileN = 32;  // output columns per packed weight tile
 constexpr uint32_t kMaxMR = 6;   // rows per micro-kernel call
 constexpr uint32_t kRowBlock = 48;     // rows per parallel task (multiple of kMaxMR)
 constexpr uint32_t kColBlockTiles = 8; // column tiles per parallel task
-
-// The pool takes a std::function; wrapping a reference keeps it within std::function's
-// inline storage, so no heap allocation happens per execution.
-template <typename Fn>
-void runParallel(ThreadPool* pool, size_t n, const Fn& fn) {
-  if (n == 0) return;
-  if (pool != nullptr && n > 1) {
-    pool->parallelFor(n, 1, [&fn](size_t begin, size_t end) { fn(begin, end); });
-  } else {
-    fn(0, n);
-  }
-}
 
 // Per-thread scratch reused across executions. Callers take .data() once: every access to
 // a thread_local object goes through the TLS wrapper.

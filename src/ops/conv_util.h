@@ -9,12 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "cpu/thread_pool.h"
 #include "ops/common.h"
 #include "ops/operation.h"
 
 namespace nn {
-class ThreadPool;
-
 namespace conv {
 
 // ---- signature ----------------------------------------------------------------------------
@@ -67,18 +66,34 @@ void nchwToNhwc(const void* in, void* out, uint32_t n, uint32_t c, uint32_t h, u
 void nhwcToNchw(const void* in, void* out, uint32_t n, uint32_t h, uint32_t w, uint32_t c,
                 uint32_t elemSize);
 
+// Grow-only per-thread scratch for the layout copies: steady-state executions reuse it
+// instead of allocating. Slot 0 holds the NHWC input, slot 1 the NHWC output.
+uint8_t* layoutScratch(int slot, size_t bytes);
+
 // Calls fn(const void* input, void* output) -> Status with NHWC buffers: the operands
 // themselves for NHWC, transposed copies when the layout flag selects NCHW.
 template <typename Fn>
 Status withNhwcBuffers(OpContext& ctx, const Geometry& g, const Fn& fn) {
   if (!g.p.nchw) return fn(ctx.inputData(0), ctx.outputData(0));
   const uint32_t es = elementSize(ctx.inputType(0));
-  std::vector<uint8_t> in(ctx.inputShape(0).bytes());
-  std::vector<uint8_t> out(ctx.outputShape(0).bytes());
-  nchwToNhwc(ctx.inputData(0), in.data(), g.batches, g.inC, g.inH, g.inW, es);
-  NN_RETURN_IF_ERROR(fn(static_cast<const void*>(in.data()), static_cast<void*>(out.data())));
-  nhwcToNchw(out.data(), ctx.outputData(0), g.batches, g.outH, g.outW, g.outC, es);
+  uint8_t* in = layoutScratch(0, ctx.inputShape(0).bytes());
+  uint8_t* out = layoutScratch(1, ctx.outputShape(0).bytes());
+  nchwToNhwc(ctx.inputData(0), in, g.batches, g.inC, g.inH, g.inW, es);
+  NN_RETURN_IF_ERROR(fn(static_cast<const void*>(in), static_cast<void*>(out)));
+  nhwcToNchw(out, ctx.outputData(0), g.batches, g.outH, g.outW, g.outC, es);
   return kOk;
+}
+
+// Runs fn(begin, end) over [0, n) on the pool (or inline without one). Templated on the
+// callable and forwarded as a non-owning reference: nothing is allocated per call.
+template <typename Fn>
+void runParallel(ThreadPool* pool, size_t n, const Fn& fn) {
+  if (n == 0) return;
+  if (pool != nullptr && n > 1) {
+    pool->parallelFor(n, 1, fn);
+  } else {
+    fn(0, n);
+  }
 }
 
 // ---- quantization ------------------------------------------------------------------------

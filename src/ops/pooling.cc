@@ -251,7 +251,9 @@ template <PoolKind K, typename T, typename Acc>
 void poolRows(const T* in, T* out, const Geometry& g, const PoolParams& p, Bounds<Acc> bounds,
               size_t rowBegin, size_t rowEnd) {
   const uint32_t C = g.channels;
-  std::vector<Acc> acc(C);
+  // Channels are accumulated in blocks held on the stack, so no call allocates.
+  constexpr uint32_t kChannelBlock = 256;
+  Acc acc[kChannelBlock];
   for (size_t row = rowBegin; row < rowEnd; ++row) {
     const uint32_t b = static_cast<uint32_t>(row / g.outH);
     const uint32_t oy = static_cast<uint32_t>(row % g.outH);
@@ -273,57 +275,61 @@ void poolRows(const T* in, T* out, const Geometry& g, const PoolParams& p, Bound
         continue;
       }
       const Acc init = K == PoolKind::kMax ? std::numeric_limits<Acc>::lowest() : Acc(0);
-      std::fill(acc.begin(), acc.end(), init);
-      Acc* a = acc.data();
-      for (int64_t y = y0; y < y1; ++y) {
-        const T* inRow = in + ((static_cast<size_t>(b) * g.inH + y) * g.inW) * C;
-        for (int64_t x = x0; x < x1; ++x) {
-          const T* px = inRow + static_cast<size_t>(x) * C;
-          if constexpr (K == PoolKind::kMax) {
-            for (uint32_t c = 0; c < C; ++c) a[c] = std::max(a[c], static_cast<Acc>(px[c]));
-          } else if constexpr (K == PoolKind::kL2) {
-            for (uint32_t c = 0; c < C; ++c) a[c] += static_cast<Acc>(px[c]) * px[c];
-          } else {
-            for (uint32_t c = 0; c < C; ++c) a[c] += static_cast<Acc>(px[c]);
+      for (uint32_t c0 = 0; c0 < C; c0 += kChannelBlock) {
+        const uint32_t cn = std::min(kChannelBlock, C - c0);
+        T* oBlock = o + c0;
+        std::fill(acc, acc + cn, init);
+        Acc* a = acc;
+        for (int64_t y = y0; y < y1; ++y) {
+          const T* inRow = in + ((static_cast<size_t>(b) * g.inH + y) * g.inW) * C;
+          for (int64_t x = x0; x < x1; ++x) {
+            const T* px = inRow + static_cast<size_t>(x) * C + c0;
+            if constexpr (K == PoolKind::kMax) {
+              for (uint32_t c = 0; c < cn; ++c) a[c] = std::max(a[c], static_cast<Acc>(px[c]));
+            } else if constexpr (K == PoolKind::kL2) {
+              for (uint32_t c = 0; c < cn; ++c) a[c] += static_cast<Acc>(px[c]) * px[c];
+            } else {
+              for (uint32_t c = 0; c < cn; ++c) a[c] += static_cast<Acc>(px[c]);
+            }
           }
         }
-      }
-      if constexpr (std::is_same<Acc, float>::value) {
-        const float n = static_cast<float>(count);
-        for (uint32_t c = 0; c < C; ++c) {
-          float v = a[c];
-          if constexpr (K == PoolKind::kAverage) v = v / n;
-          if constexpr (K == PoolKind::kL2) v = std::sqrt(v / n);
-          o[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, v)));
-        }
-      } else {
-        const int32_t n = static_cast<int32_t>(count);
-        if constexpr (K == PoolKind::kAverage) {
-          // Rounded division, half away from zero (the reference's integer rounding):
-          // q = (|v| + n/2) / n with the sign of v. Integer division does not vectorize, so
-          // up to 2^20 elements per window it is done as floor((m + 0.25) / n) in double:
-          // the 0.25/n margin exceeds the product's rounding error (m < 2^29), and stays below
-          // the 1/n gap to the next integer, so the result is exact.
-          if (n <= (1 << 20)) {
-            const double inv = 1.0 / n;
-            const int32_t half = n / 2;
-            for (uint32_t c = 0; c < C; ++c) {
-              const int32_t v = a[c];
-              const int32_t m = (v >= 0 ? v : -v) + half;
-              const int32_t q = static_cast<int32_t>((m + 0.25) * inv);
-              const int32_t r = v >= 0 ? q : -q;
-              o[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, r)));
-            }
-          } else {
-            for (uint32_t c = 0; c < C; ++c) {
-              const int32_t v = a[c];
-              const int32_t r = v >= 0 ? (v + n / 2) / n : (v - n / 2) / n;
-              o[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, r)));
-            }
+        if constexpr (std::is_same<Acc, float>::value) {
+          const float n = static_cast<float>(count);
+          for (uint32_t c = 0; c < cn; ++c) {
+            float v = a[c];
+            if constexpr (K == PoolKind::kAverage) v = v / n;
+            if constexpr (K == PoolKind::kL2) v = std::sqrt(v / n);
+            oBlock[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, v)));
           }
         } else {
-          for (uint32_t c = 0; c < C; ++c)
-            o[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, a[c])));
+          const int32_t n = static_cast<int32_t>(count);
+          if constexpr (K == PoolKind::kAverage) {
+            // Rounded division, half away from zero (the reference's integer rounding):
+            // q = (|v| + n/2) / n with the sign of v. Integer division does not vectorize, so
+            // up to 2^20 elements per window it is done as floor((m + 0.25) / n) in double:
+            // the 0.25/n margin exceeds the product's rounding error (m < 2^29), and stays below
+            // the 1/n gap to the next integer, so the result is exact.
+            if (n <= (1 << 20)) {
+              const double inv = 1.0 / n;
+              const int32_t half = n / 2;
+              for (uint32_t c = 0; c < cn; ++c) {
+                const int32_t v = a[c];
+                const int32_t m = (v >= 0 ? v : -v) + half;
+                const int32_t q = static_cast<int32_t>((m + 0.25) * inv);
+                const int32_t r = v >= 0 ? q : -q;
+                oBlock[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, r)));
+              }
+            } else {
+              for (uint32_t c = 0; c < cn; ++c) {
+                const int32_t v = a[c];
+                const int32_t r = v >= 0 ? (v + n / 2) / n : (v - n / 2) / n;
+                oBlock[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, r)));
+              }
+            }
+          } else {
+            for (uint32_t c = 0; c < cn; ++c)
+              oBlock[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, a[c])));
+          }
         }
       }
     }

@@ -1,0 +1,602 @@
+// GROUPED_CONV_2D: explicit/implicit padding, NHWC/NCHW, fused activation; float32,
+// float16, quant8 asymm (per-tensor or per-channel filters) and quant8 asymm signed.
+// The input channels split into `groups` equal slices, each convolved with its own slice of
+// output channels; the filter is [depth_out][kh][kw][depth_in / groups].
+//
+// Kernels: the reference device runs direct loops of the spec formula. Otherwise float32
+// with constant filter and bias goes to XNNPACK's grouped convolution (weights packed at
+// compilation); the other cases run the CONV_2D GEMM kernels once per group on a copy of the
+// group's input channels (a single group needs no copy).
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "cpu/xnnpack_util.h"
+#include "ops/conv_util.h"
+
+namespace nn {
+namespace {
+
+using conv::Geometry;
+using conv::QuantParams;
+
+constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
+constexpr uint32_t kExplicitCount = 12, kImplicitCount = 9;
+
+bool isQuant(OperandType t) {
+  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+bool constantInput(const OpContext& ctx, uint32_t i) {
+  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
+}
+
+// Where each scalar sits in the two forms.
+struct Layout {
+  bool explicitPadding;
+  uint32_t padding, padLeft, padRight, padTop, padBottom, strideW, strideH, groups, activation,
+      layout;
+};
+Layout layoutFor(uint32_t numInputs) {
+  if (numInputs == kExplicitCount) return {true, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  return {false, 3, 0, 0, 0, 0, 4, 5, 6, 7, 8};
+}
+
+// ---- validation -----------------------------------------------------------------------
+
+Status checkConstAtLeast(ValidationContext& c, uint32_t index, const char* what, int32_t min) {
+  int32_t v = 0;
+  if (c.constantScalar(index, &v) && v < min)
+    return c.fail("input %u (%s) must be >= %d, got %d", index, what, min, v);
+  return kOk;
+}
+
+Status validate(ValidationContext& c) {
+  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
+  const uint32_t n = c.numInputs();
+  if (n != kExplicitCount && n != kImplicitCount)
+    return c.fail("expected %u inputs (explicit padding) or %u (implicit padding), got %u",
+                  kExplicitCount, kImplicitCount, n);
+  const Layout l = layoutFor(n);
+  c.requireFeatureLevel(kFeatureLevel3);
+  const OperandType inType = c.inputType(kInput);
+  switch (inType) {
+    case OperandType::TENSOR_FLOAT32:
+    case OperandType::TENSOR_FLOAT16:
+    case OperandType::TENSOR_QUANT8_ASYMM:
+      break;
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+      c.requireFeatureLevel(kFeatureLevel4);
+      break;
+    default:
+      return c.fail(
+          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
+          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
+          toString(inType));
+  }
+  const bool quant = isQuant(inType);
+  const OperandType filterType = c.inputType(kFilter);
+  const bool perChannel = quant && filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  if (!perChannel && filterType != inType)
+    return c.fail("input 1 (filter): expected %s%s, got %s", toString(inType),
+                  quant ? " or TENSOR_QUANT8_SYMM_PER_CHANNEL" : "", toString(filterType));
+  NN_RETURN_IF_ERROR(c.checkInputType(kBias, quant ? OperandType::TENSOR_INT32 : inType));
+  NN_RETURN_IF_ERROR(c.checkOutputTypes({inType}));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kInput, 4));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kFilter, 4));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kBias, 1));
+  if (perChannel) {
+    const Operand& filter = c.input(kFilter);
+    if (!filter.channelQuant)
+      return c.fail("input 1 (filter): TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel scales");
+    if (filter.channelQuant->channelDim != 0)
+      return c.fail("input 1 (filter): per-channel quantization dimension must be 0, got %u",
+                    filter.channelQuant->channelDim);
+    if (filter.dimensions.size() == 4 && filter.dimensions[0] != 0 &&
+        filter.channelQuant->scales.size() != filter.dimensions[0])
+      return c.fail("input 1 (filter): %zu per-channel scales for %u output channels",
+                    filter.channelQuant->scales.size(), filter.dimensions[0]);
+  }
+  for (uint32_t i = 3; i < l.layout; ++i)
+    NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::INT32));
+  NN_RETURN_IF_ERROR(c.checkInputType(l.layout, OperandType::BOOL));
+  if (l.explicitPadding) {
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padLeft, "left padding", 0));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padRight, "right padding", 0));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padTop, "top padding", 0));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padBottom, "bottom padding", 0));
+  } else {
+    int32_t code = 0;
+    if (c.constantScalar(l.padding, &code) && code != kPaddingSame && code != kPaddingValid)
+      return c.fail("input %u (padding scheme) must be 1 (SAME) or 2 (VALID), got %d", l.padding,
+                    code);
+  }
+  NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.strideW, "width stride", 1));
+  NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.strideH, "height stride", 1));
+  NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.groups, "number of groups", 1));
+  int32_t act = 0;
+  if (c.constantScalar(l.activation, &act) && !isValidFusedActivation(act))
+    return c.fail("input %u (fused activation) must be 0..3, got %d", l.activation, act);
+  return kOk;
+}
+
+// ---- geometry --------------------------------------------------------------------------
+
+struct GroupedGeometry {
+  Geometry g;          // whole tensor (outC = depth_out, inC = depth_in)
+  uint32_t groups = 1;
+  uint32_t groupIn = 0, groupOut = 0;
+};
+
+Status resolveGeometry(OpContext& ctx, GroupedGeometry* gg) {
+  const Layout l = layoutFor(ctx.numInputs());
+  for (uint32_t i = 3; i <= l.layout; ++i)
+    if (!ctx.hasInputData(i)) return kDeferred;
+  Geometry& g = gg->g;
+  conv::Params& p = g.p;
+  p = conv::Params{};
+  p.nchw = ctx.scalar<uint8_t>(l.layout) != 0;
+  p.strideW = ctx.scalar<int32_t>(l.strideW);
+  p.strideH = ctx.scalar<int32_t>(l.strideH);
+  p.activation = ctx.scalar<int32_t>(l.activation);
+  const int32_t groups = ctx.scalar<int32_t>(l.groups);
+  int32_t code = 0;
+  if (l.explicitPadding) {
+    p.padLeft = ctx.scalar<int32_t>(l.padLeft);
+    p.padRight = ctx.scalar<int32_t>(l.padRight);
+    p.padTop = ctx.scalar<int32_t>(l.padTop);
+    p.padBottom = ctx.scalar<int32_t>(l.padBottom);
+    if (p.padLeft < 0 || p.padRight < 0 || p.padTop < 0 || p.padBottom < 0)
+      return ctx.fail("paddings must be >= 0, got left %d right %d top %d bottom %d", p.padLeft,
+                      p.padRight, p.padTop, p.padBottom);
+  } else {
+    code = ctx.scalar<int32_t>(l.padding);
+    if (code != kPaddingSame && code != kPaddingValid)
+      return ctx.fail("input %u (padding scheme) must be 1 (SAME) or 2 (VALID), got %d",
+                      l.padding, code);
+  }
+  if (p.strideW < 1 || p.strideH < 1)
+    return ctx.fail("strides must be >= 1, got width %d height %d", p.strideW, p.strideH);
+  if (groups < 1)
+    return ctx.fail("input %u (number of groups) must be >= 1, got %d", l.groups, groups);
+  if (!isValidFusedActivation(p.activation))
+    return ctx.fail("fused activation must be 0..3, got %d", p.activation);
+
+  const Shape& input = ctx.inputShape(kInput);
+  const Shape& filter = ctx.inputShape(kFilter);
+  const Shape& bias = ctx.inputShape(kBias);
+  if (input.rank() != 4) return ctx.fail("input 0: expected rank 4, got %u", input.rank());
+  if (filter.rank() != 4)
+    return ctx.fail("input 1 (filter): expected rank 4, got %u", filter.rank());
+  if (bias.rank() != 1) return ctx.fail("input 2 (bias): expected rank 1, got %u", bias.rank());
+  g.batches = input.dim(0);
+  g.inH = input.dim(p.nchw ? 2 : 1);
+  g.inW = input.dim(p.nchw ? 3 : 2);
+  g.inC = input.dim(p.nchw ? 1 : 3);
+  g.outC = filter.dim(0);
+  g.filterH = filter.dim(1);
+  g.filterW = filter.dim(2);
+  gg->groups = static_cast<uint32_t>(groups);
+  gg->groupIn = filter.dim(3);
+  if (static_cast<uint64_t>(gg->groupIn) * gg->groups != g.inC)
+    return ctx.fail("input depth %u must equal filter depth %u * number of groups %d", g.inC,
+                    gg->groupIn, groups);
+  if (g.outC % gg->groups != 0)
+    return ctx.fail("input 1 (filter): %u output channels are not divisible by %d groups", g.outC,
+                    groups);
+  gg->groupOut = g.outC / gg->groups;
+  if (bias.dim(0) != g.outC)
+    return ctx.fail("input 2 (bias): size %u does not match %u output channels", bias.dim(0),
+                    g.outC);
+  if (g.inH == 0 || g.inW == 0 || g.inC == 0 || g.outC == 0 || g.filterH == 0 || g.filterW == 0)
+    return ctx.fail("only the batch dimension may be 0 (input %s, filter %s)",
+                    toString(input.dims).c_str(), toString(filter.dims).c_str());
+  if (!l.explicitPadding) {
+    uint32_t head = 0, tail = 0;
+    implicitPadding(g.inW, p.strideW, 1, g.filterW, code, &head, &tail);
+    p.padLeft = static_cast<int32_t>(head);
+    p.padRight = static_cast<int32_t>(tail);
+    implicitPadding(g.inH, p.strideH, 1, g.filterH, code, &head, &tail);
+    p.padTop = static_cast<int32_t>(head);
+    p.padBottom = static_cast<int32_t>(tail);
+  }
+  if (!windowOutputSize(g.inW, g.filterW, p.strideW, 1, p.padLeft, p.padRight, &g.outW) ||
+      !windowOutputSize(g.inH, g.filterH, p.strideH, 1, p.padTop, p.padBottom, &g.outH) ||
+      g.outW == 0 || g.outH == 0)
+    return ctx.fail("filter %ux%u does not fit the padded input %ux%u", g.filterH, g.filterW,
+                    g.inH + p.padTop + p.padBottom, g.inW + p.padLeft + p.padRight);
+  return kOk;
+}
+
+// The geometry of one group as a plain convolution.
+Geometry groupGeometry(const GroupedGeometry& gg) {
+  Geometry g = gg.g;
+  g.inC = gg.groupIn;
+  g.outC = gg.groupOut;
+  return g;
+}
+
+Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
+  std::string error;
+  if (!conv::computeQuantParams(ctx.inputShape(kInput), ctx.inputShape(kFilter),
+                                ctx.inputShape(kBias), ctx.outputShape(0), g.p.activation, g.outC,
+                                q, &error))
+    return ctx.fail("%s", error.c_str());
+  return kOk;
+}
+
+Status prepare(OpContext& ctx) {
+  GroupedGeometry gg;
+  const Status s = resolveGeometry(ctx, &gg);
+  if (s != kOk) return s;
+  const Geometry& g = gg.g;
+  if (isQuant(ctx.inputType(kInput))) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
+  }
+  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
+  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+}
+
+// ---- reference kernels (NHWC) ----------------------------------------------------------
+
+// Calls acc(inputIndex, filterIndex, count) for every filter tap of output pixel (b, oh, ow)
+// and output channel oc that lands inside the input; both runs are `count` long.
+template <typename Fn>
+void forEachTap(const GroupedGeometry& gg, uint32_t b, uint32_t oh, uint32_t ow, uint32_t oc,
+                const Fn& acc) {
+  const Geometry& g = gg.g;
+  const uint32_t group = oc / gg.groupOut;
+  for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+    const int64_t ih = static_cast<int64_t>(oh) * g.p.strideH - g.p.padTop + kh;
+    if (ih < 0 || ih >= g.inH) continue;
+    for (uint32_t kw = 0; kw < g.filterW; ++kw) {
+      const int64_t iw = static_cast<int64_t>(ow) * g.p.strideW - g.p.padLeft + kw;
+      if (iw < 0 || iw >= g.inW) continue;
+      acc(((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC +
+              static_cast<size_t>(group) * gg.groupIn,
+          ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * gg.groupIn);
+    }
+  }
+}
+
+inline size_t outIndex(const Geometry& g, uint32_t b, uint32_t oh, uint32_t ow, uint32_t oc) {
+  return ((static_cast<size_t>(b) * g.outH + oh) * g.outW + ow) * g.outC + oc;
+}
+
+void refGroupedFloat(const GroupedGeometry& gg, const float* input, const float* filter,
+                     const float* bias, float* output) {
+  const Geometry& g = gg.g;
+  float lo, hi;
+  activationRangeFloat(g.p.activation, &lo, &hi);
+  for (uint32_t b = 0; b < g.batches; ++b)
+    for (uint32_t oh = 0; oh < g.outH; ++oh)
+      for (uint32_t ow = 0; ow < g.outW; ++ow)
+        for (uint32_t oc = 0; oc < g.outC; ++oc) {
+          float sum = 0.f;
+          forEachTap(gg, b, oh, ow, oc, [&](size_t in, size_t f) {
+            for (uint32_t k = 0; k < gg.groupIn; ++k) sum += input[in + k] * filter[f + k];
+          });
+          output[outIndex(g, b, oh, ow, oc)] = std::min(hi, std::max(lo, sum + bias[oc]));
+        }
+}
+
+template <typename T, typename TFilter>
+void refGroupedQuant(const GroupedGeometry& gg, const QuantParams& q, const T* input,
+                     const TFilter* filter, const int32_t* bias, T* output) {
+  const Geometry& g = gg.g;
+  for (uint32_t b = 0; b < g.batches; ++b)
+    for (uint32_t oh = 0; oh < g.outH; ++oh)
+      for (uint32_t ow = 0; ow < g.outW; ++ow)
+        for (uint32_t oc = 0; oc < g.outC; ++oc) {
+          int32_t sum = 0;
+          forEachTap(gg, b, oh, ow, oc, [&](size_t in, size_t f) {
+            for (uint32_t k = 0; k < gg.groupIn; ++k)
+              sum += (static_cast<int32_t>(input[in + k]) - q.inputZeroPoint) *
+                     (static_cast<int32_t>(filter[f + k]) - q.filterZeroPoint);
+          });
+          int32_t v = multiplyByQuantizedMultiplier(sum + bias[oc], q.multiplier[oc], q.shift[oc]);
+          v += q.outputZeroPoint;
+          output[outIndex(g, b, oh, ow, oc)] =
+              static_cast<T>(std::max(q.actMin, std::min(q.actMax, v)));
+        }
+}
+
+// ---- fast path: per-group GEMM ---------------------------------------------------------
+
+// Grow-only per-thread scratch for the per-group slices.
+uint8_t* groupScratch(int slot, size_t bytes) {
+  thread_local std::vector<uint8_t> buffers[2];
+  std::vector<uint8_t>& b = buffers[slot];
+  if (b.size() < bytes) b.resize(bytes);
+  return b.data();
+}
+
+// Copies `width` elements of each of `rows` pixels from src (stride srcStride) to dst
+// (stride dstStride).
+void copyChannels(const uint8_t* src, size_t srcStride, uint8_t* dst, size_t dstStride,
+                  size_t width, size_t rows) {
+  for (size_t r = 0; r < rows; ++r) memcpy(dst + r * dstStride, src + r * srcStride, width);
+}
+
+// Runs kernel(groupGeometry, group, groupInput, groupOutput) for each group, slicing the NHWC
+// input/output channels through scratch copies when there is more than one group.
+template <typename Kernel>
+void perGroup(const GroupedGeometry& gg, uint32_t elemSize, const void* input, void* output,
+              const Kernel& kernel) {
+  const Geometry& g = gg.g;
+  const Geometry sub = groupGeometry(gg);
+  if (gg.groups == 1) {
+    kernel(sub, 0u, input, output);
+    return;
+  }
+  const size_t inPixels = static_cast<size_t>(g.batches) * g.inH * g.inW;
+  const size_t outPixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
+  uint8_t* in = groupScratch(0, inPixels * gg.groupIn * elemSize);
+  uint8_t* out = groupScratch(1, outPixels * gg.groupOut * elemSize);
+  const uint8_t* src = static_cast<const uint8_t*>(input);
+  uint8_t* dst = static_cast<uint8_t*>(output);
+  for (uint32_t group = 0; group < gg.groups; ++group) {
+    copyChannels(src + static_cast<size_t>(group) * gg.groupIn * elemSize, g.inC * elemSize, in,
+                 gg.groupIn * elemSize, gg.groupIn * elemSize, inPixels);
+    kernel(sub, group, static_cast<const void*>(in), static_cast<void*>(out));
+    copyChannels(out, gg.groupOut * elemSize,
+                 dst + static_cast<size_t>(group) * gg.groupOut * elemSize, g.outC * elemSize,
+                 gg.groupOut * elemSize, outPixels);
+  }
+}
+
+// ---- state -----------------------------------------------------------------------------
+
+struct GroupedState : public OpState {
+  std::vector<QuantParams> groupQuant;                  // per group
+  bool quantReady = false;
+  std::vector<conv::PackedQuantWeights> quantWeights;  // per group, constant quant8 filter
+  std::vector<conv::PackedFloatWeights> floatWeights;  // per group, constant float filter
+  std::mutex xnnMutex;
+  bool xnnEligible = false;
+  std::atomic<bool> xnnFailed{false};
+  XnnConvolution xnn;
+};
+
+XnnConvConfig xnnConfig(const GroupedGeometry& gg) {
+  const Geometry& g = gg.g;
+  XnnConvConfig c;
+  c.padTop = static_cast<uint32_t>(g.p.padTop);
+  c.padRight = static_cast<uint32_t>(g.p.padRight);
+  c.padBottom = static_cast<uint32_t>(g.p.padBottom);
+  c.padLeft = static_cast<uint32_t>(g.p.padLeft);
+  c.kernelH = g.filterH;
+  c.kernelW = g.filterW;
+  c.strideH = static_cast<uint32_t>(g.p.strideH);
+  c.strideW = static_cast<uint32_t>(g.p.strideW);
+  c.groups = gg.groups;
+  c.groupInputChannels = gg.groupIn;
+  c.groupOutputChannels = gg.groupOut;
+  activationRangeFloat(g.p.activation, &c.outputMin, &c.outputMax);
+  return c;
+}
+
+bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
+  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
+         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
+         a.strideH == b.strideH && a.strideW == b.strideW && a.groups == b.groups &&
+         a.groupInputChannels == b.groupInputChannels &&
+         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
+         a.outputMax == b.outputMax;
+}
+
+// Splits whole-tensor quantization parameters into one set per group.
+void splitQuant(const GroupedGeometry& gg, const QuantParams& q, std::vector<QuantParams>* out) {
+  out->assign(gg.groups, q);
+  for (uint32_t group = 0; group < gg.groups; ++group) {
+    QuantParams& p = (*out)[group];
+    const size_t first = static_cast<size_t>(group) * gg.groupOut;
+    p.multiplier.assign(q.multiplier.begin() + first, q.multiplier.begin() + first + gg.groupOut);
+    p.shift.assign(q.shift.begin() + first, q.shift.begin() + first + gg.groupOut);
+  }
+}
+
+void packFloatGroups(OpContext& ctx, const GroupedGeometry& gg,
+                     std::vector<conv::PackedFloatWeights>* out) {
+  const size_t k = static_cast<size_t>(gg.g.filterH) * gg.g.filterW * gg.groupIn;
+  const size_t count = static_cast<size_t>(gg.g.outC) * k;
+  std::vector<float> converted;
+  const float* f = nullptr;
+  if (ctx.inputType(kFilter) == OperandType::TENSOR_FLOAT16) {
+    converted.resize(count);
+    conv::halfToFloat(ctx.input<Half>(kFilter), converted.data(), count);
+    f = converted.data();
+  } else {
+    f = ctx.input<float>(kFilter);
+  }
+  out->resize(gg.groups);
+  for (uint32_t group = 0; group < gg.groups; ++group)
+    conv::packFloatWeights(f + static_cast<size_t>(group) * gg.groupOut * k, gg.groupOut,
+                           static_cast<uint32_t>(k), &(*out)[group]);
+}
+
+void packQuantGroups(OpContext& ctx, const GroupedGeometry& gg,
+                     std::vector<conv::PackedQuantWeights>* out) {
+  const Shape& f = ctx.inputShape(kFilter);
+  const bool unsignedFilter = f.type == OperandType::TENSOR_QUANT8_ASYMM;
+  const int32_t zero = f.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL ? 0 : f.zeroPoint;
+  const size_t k = static_cast<size_t>(gg.g.filterH) * gg.g.filterW * gg.groupIn;
+  const uint8_t* data = static_cast<const uint8_t*>(ctx.inputData(kFilter));
+  out->resize(gg.groups);
+  for (uint32_t group = 0; group < gg.groups; ++group)
+    conv::packQuantWeights(data + static_cast<size_t>(group) * gg.groupOut * k, unsignedFilter,
+                           zero, gg.groupOut, static_cast<uint32_t>(k), &(*out)[group]);
+}
+
+Status init(OpContext& ctx) {
+  if (ctx.useReferenceKernels()) return kOk;
+  if (!ctx.inputSlot(kInput).shapeKnown || !ctx.inputSlot(kFilter).shapeKnown) return kOk;
+  GroupedGeometry gg;
+  if (resolveGeometry(ctx, &gg) != kOk) return kOk;
+  auto st = std::make_unique<GroupedState>();
+  const OperandType type = ctx.inputType(kInput);
+  const bool filterConst = constantInput(ctx, kFilter);
+  const bool biasConst = constantInput(ctx, kBias);
+  if (isQuant(type)) {
+    QuantParams q;
+    if (quantParamsFor(ctx, gg.g, &q) == kOk) {
+      splitQuant(gg, q, &st->groupQuant);
+      st->quantReady = true;
+    }
+    if (filterConst) packQuantGroups(ctx, gg, &st->quantWeights);
+  } else {
+    if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst && xnnpackAvailable()) {
+      st->xnnEligible = true;
+      std::string error;
+      if (!st->xnn.create(xnnConfig(gg), ctx.input<float>(kFilter), ctx.input<float>(kBias),
+                          &error)) {
+        logInfo("GROUPED_CONV_2D: XNNPACK rejected the operator (%s); using the portable kernel",
+                error.c_str());
+        st->xnnFailed = true;
+      }
+    }
+    if (filterConst && !(st->xnnEligible && !st->xnnFailed))
+      packFloatGroups(ctx, gg, &st->floatWeights);
+  }
+  ctx.setState(std::move(st));
+  return kOk;
+}
+
+// ---- execution -------------------------------------------------------------------------
+
+// float32 data through the per-group GEMM (float16 converts around it).
+void fastFloat(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st, const float* in,
+               const float* bias, float* out) {
+  std::vector<conv::PackedFloatWeights> local;
+  const std::vector<conv::PackedFloatWeights>* w = &local;
+  if (st != nullptr && st->floatWeights.size() == gg.groups) {
+    w = &st->floatWeights;
+  } else {
+    packFloatGroups(ctx, gg, &local);
+  }
+  perGroup(gg, sizeof(float), in, out,
+           [&](const Geometry& sub, uint32_t group, const void* gin, void* gout) {
+             conv::fastConvFloat(sub, static_cast<const float*>(gin), (*w)[group],
+                                 bias + static_cast<size_t>(group) * gg.groupOut,
+                                 static_cast<float*>(gout), ctx.threadPool());
+           });
+}
+
+Status executeFloat32(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st,
+                      const float* in, float* out) {
+  const float* filter = ctx.input<float>(kFilter);
+  const float* bias = ctx.input<float>(kBias);
+  if (ctx.useReferenceKernels()) {
+    refGroupedFloat(gg, in, filter, bias, out);
+    return kOk;
+  }
+  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
+    std::lock_guard<std::mutex> lock(st->xnnMutex);
+    const XnnConvConfig want = xnnConfig(gg);
+    std::string error;
+    bool ok = st->xnn.valid() && sameConfig(st->xnn.config(), want);
+    if (!ok) ok = st->xnn.create(want, filter, bias, &error);
+    if (ok && st->xnn.run(gg.g.batches, gg.g.inH, gg.g.inW, in, out, ctx.threadPool(), &error))
+      return kOk;
+    logInfo("GROUPED_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+    st->xnnFailed = true;
+  }
+  fastFloat(ctx, gg, st, in, bias, out);
+  return kOk;
+}
+
+Status executeFloat16(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st,
+                      const Half* in, Half* out) {
+  const Geometry& g = gg.g;
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC);
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
+  if (ctx.useReferenceKernels()) {
+    std::vector<float> filter(ctx.inputShape(kFilter).count());
+    conv::halfToFloat(ctx.input<Half>(kFilter), filter.data(), filter.size());
+    refGroupedFloat(gg, input.data(), filter.data(), bias.data(), output.data());
+  } else {
+    fastFloat(ctx, gg, st, input.data(), bias.data(), output.data());
+  }
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+template <typename T>
+void refQuantTyped(OpContext& ctx, const GroupedGeometry& gg, const QuantParams& q, const T* in,
+                   T* out) {
+  const int32_t* bias = ctx.input<int32_t>(kBias);
+  if (ctx.inputType(kFilter) == OperandType::TENSOR_QUANT8_ASYMM)
+    refGroupedQuant(gg, q, in, ctx.input<uint8_t>(kFilter), bias, out);
+  else
+    refGroupedQuant(gg, q, in, ctx.input<int8_t>(kFilter), bias, out);
+}
+
+Status executeQuant(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st, const void* in,
+                    void* out) {
+  const bool signedData = ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+  if (ctx.useReferenceKernels()) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, gg.g, &q));
+    if (signedData)
+      refQuantTyped(ctx, gg, q, static_cast<const int8_t*>(in), static_cast<int8_t*>(out));
+    else
+      refQuantTyped(ctx, gg, q, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
+    return kOk;
+  }
+  std::vector<QuantParams> localQuant;
+  const std::vector<QuantParams>* quant = &localQuant;
+  if (st != nullptr && st->quantReady) {
+    quant = &st->groupQuant;
+  } else {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, gg.g, &q));
+    splitQuant(gg, q, &localQuant);
+  }
+  std::vector<conv::PackedQuantWeights> localWeights;
+  const std::vector<conv::PackedQuantWeights>* w = &localWeights;
+  if (st != nullptr && st->quantWeights.size() == gg.groups) {
+    w = &st->quantWeights;
+  } else {
+    packQuantGroups(ctx, gg, &localWeights);
+  }
+  const int32_t* bias = ctx.input<int32_t>(kBias);
+  perGroup(gg, 1, in, out, [&](const Geometry& sub, uint32_t group, const void* gin, void* gout) {
+    conv::fastConvQuant(sub, (*quant)[group], signedData, gin, (*w)[group],
+                        bias + static_cast<size_t>(group) * gg.groupOut, gout, ctx.threadPool());
+  });
+  return kOk;
+}
+
+Status execute(OpContext& ctx) {
+  GroupedGeometry gg;
+  NN_RETURN_IF_ERROR(resolveGeometry(ctx, &gg));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  auto* st = static_cast<GroupedState*>(ctx.state());
+  return conv::withNhwcBuffers(ctx, gg.g, [&](const void* in, void* out) -> Status {
+    switch (ctx.inputType(kInput)) {
+      case OperandType::TENSOR_FLOAT32:
+        return executeFloat32(ctx, gg, st, static_cast<const float*>(in),
+                              static_cast<float*>(out));
+      case OperandType::TENSOR_FLOAT16:
+        return executeFloat16(ctx, gg, st, static_cast<const Half*>(in), static_cast<Half*>(out));
+      case OperandType::TENSOR_QUANT8_ASYMM:
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return executeQuant(ctx, gg, st, in, out);
+      default:
+        return ctx.fail("unsupported input type %s", toString(ctx.inputType(kInput)));
+    }
+  });
+}
+
+}  // namespace
+
+NN_REGISTER_OPERATION_WITH_INIT(GROUPED_CONV_2D, validate, prepare, execute, init);
+
+}  // namespace nn

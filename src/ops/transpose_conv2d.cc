@@ -1,0 +1,645 @@
+// TRANSPOSE_CONV_2D: explicit padding, or implicit padding derived from an output-shape
+// tensor; NHWC/NCHW; fused activation; float32, float16, quant8 asymm (per-tensor or
+// per-channel filters) and quant8 asymm signed.
+//
+// Output size per spatial axis: (in - 1) * stride + filter - padHead - padTail. The tail
+// padding may be negative (implicit SAME with filter < stride makes the output end on a
+// stride boundary); such rows receive only the bias.
+//
+// Kernels: the reference device runs the scatter loop of the spec (every input pixel adds
+// input * filter into a window of the output). Otherwise float32 with constant filter and
+// bias goes to XNNPACK's deconvolution (weights packed at compilation); everything else uses
+// a gather kernel parallel over output rows, with the filter repacked as [kh][kw][ic][oc] so
+// the innermost loop runs over output channels. Integer accumulation makes the quantized
+// results identical whatever the summation order.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "cpu/xnnpack_util.h"
+#include "ops/conv_util.h"
+
+namespace nn {
+namespace {
+
+using conv::Geometry;
+using conv::QuantParams;
+
+constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
+constexpr uint32_t kExplicitCount = 11, kImplicitCount = 9;
+
+bool isQuant(OperandType t) {
+  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+bool constantInput(const OpContext& ctx, uint32_t i) {
+  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
+}
+
+// ---- validation -----------------------------------------------------------------------
+
+Status checkConstAtLeast(ValidationContext& c, uint32_t index, const char* what, int32_t min) {
+  int32_t v = 0;
+  if (c.constantScalar(index, &v) && v < min)
+    return c.fail("input %u (%s) must be >= %d, got %d", index, what, min, v);
+  return kOk;
+}
+
+Status validate(ValidationContext& c) {
+  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
+  const uint32_t n = c.numInputs();
+  if (n != kExplicitCount && n != kImplicitCount)
+    return c.fail("expected %u inputs (explicit padding) or %u (implicit padding), got %u",
+                  kExplicitCount, kImplicitCount, n);
+  const bool explicitPadding = n == kExplicitCount;
+  c.requireFeatureLevel(kFeatureLevel3);
+  const OperandType inType = c.inputType(kInput);
+  switch (inType) {
+    case OperandType::TENSOR_FLOAT32:
+    case OperandType::TENSOR_FLOAT16:
+    case OperandType::TENSOR_QUANT8_ASYMM:
+      break;
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+      c.requireFeatureLevel(kFeatureLevel4);
+      break;
+    default:
+      return c.fail(
+          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
+          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
+          toString(inType));
+  }
+  const bool quant = isQuant(inType);
+  const OperandType filterType = c.inputType(kFilter);
+  const bool perChannel = quant && filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  if (!perChannel && filterType != inType)
+    return c.fail("input 1 (filter): expected %s%s, got %s", toString(inType),
+                  quant ? " or TENSOR_QUANT8_SYMM_PER_CHANNEL" : "", toString(filterType));
+  NN_RETURN_IF_ERROR(c.checkInputType(kBias, quant ? OperandType::TENSOR_INT32 : inType));
+  NN_RETURN_IF_ERROR(c.checkOutputTypes({inType}));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kInput, 4));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kFilter, 4));
+  NN_RETURN_IF_ERROR(c.checkInputRank(kBias, 1));
+  if (perChannel) {
+    const Operand& filter = c.input(kFilter);
+    if (!filter.channelQuant)
+      return c.fail("input 1 (filter): TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel scales");
+    if (filter.channelQuant->channelDim != 0)
+      return c.fail("input 1 (filter): per-channel quantization dimension must be 0, got %u",
+                    filter.channelQuant->channelDim);
+    if (filter.dimensions.size() == 4 && filter.dimensions[0] != 0 &&
+        filter.channelQuant->scales.size() != filter.dimensions[0])
+      return c.fail("input 1 (filter): %zu per-channel scales for %u output channels",
+                    filter.channelQuant->scales.size(), filter.dimensions[0]);
+  }
+
+  if (explicitPadding) {
+    for (uint32_t i = 3; i <= 9; ++i) NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::INT32));
+    NN_RETURN_IF_ERROR(c.checkInputType(10, OperandType::BOOL));
+    // Only the head paddings must be non-negative: a negative tail extends the output.
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, 3, "left padding", 0));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, 5, "top padding", 0));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, 7, "width stride", 1));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, 8, "height stride", 1));
+    int32_t act = 0;
+    if (c.constantScalar(9, &act) && !isValidFusedActivation(act))
+      return c.fail("input 9 (fused activation) must be 0..3, got %d", act);
+  } else {
+    NN_RETURN_IF_ERROR(c.checkInputType(3, OperandType::TENSOR_INT32));
+    NN_RETURN_IF_ERROR(c.checkInputRank(3, 1));
+    for (uint32_t i = 4; i <= 7; ++i) NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::INT32));
+    NN_RETURN_IF_ERROR(c.checkInputType(8, OperandType::BOOL));
+    int32_t code = 0;
+    if (c.constantScalar(4, &code) && code != kPaddingSame && code != kPaddingValid)
+      return c.fail("input 4 (padding scheme) must be 1 (SAME) or 2 (VALID), got %d", code);
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, 5, "width stride", 1));
+    NN_RETURN_IF_ERROR(checkConstAtLeast(c, 6, "height stride", 1));
+    int32_t act = 0;
+    if (c.constantScalar(7, &act) && !isValidFusedActivation(act))
+      return c.fail("input 7 (fused activation) must be 0..3, got %d", act);
+  }
+  return kOk;
+}
+
+// ---- geometry --------------------------------------------------------------------------
+
+// Head and tail padding of the implicit form for an axis whose output size is `outSize`:
+// the SAME rule of CONV_2D applied to the output, with the tail made to end exactly on the
+// last stride (so it may be negative).
+void implicitTransposePadding(int32_t outSize, int32_t stride, int32_t filter, int32_t code,
+                              int32_t* head, int32_t* tail) {
+  *head = 0;
+  *tail = 0;
+  if (code != kPaddingSame) return;
+  const int32_t steps = (outSize + stride - 1) / stride;
+  const int32_t needed = (steps - 1) * stride + filter;
+  if (needed > outSize) *head = (needed - outSize) / 2;
+  *tail = needed - outSize - *head;
+}
+
+// Fills g (NHWC sizes; p.pad* may have negative tails). kDeferred when a scalar or the output
+// shape tensor has no value yet.
+Status resolveGeometry(OpContext& ctx, Geometry* g) {
+  const bool explicitPadding = ctx.numInputs() == kExplicitCount;
+  const uint32_t layoutIndex = explicitPadding ? 10 : 8;
+  const uint32_t first = 3, last = layoutIndex;
+  for (uint32_t i = first; i <= last; ++i)
+    if (!ctx.hasInputData(i)) return kDeferred;
+  conv::Params& p = g->p;
+  p = conv::Params{};
+  p.nchw = ctx.scalar<uint8_t>(layoutIndex) != 0;
+  int32_t code = 0;
+  if (explicitPadding) {
+    p.padLeft = ctx.scalar<int32_t>(3);
+    p.padRight = ctx.scalar<int32_t>(4);
+    p.padTop = ctx.scalar<int32_t>(5);
+    p.padBottom = ctx.scalar<int32_t>(6);
+    p.strideW = ctx.scalar<int32_t>(7);
+    p.strideH = ctx.scalar<int32_t>(8);
+    p.activation = ctx.scalar<int32_t>(9);
+  } else {
+    code = ctx.scalar<int32_t>(4);
+    p.strideW = ctx.scalar<int32_t>(5);
+    p.strideH = ctx.scalar<int32_t>(6);
+    p.activation = ctx.scalar<int32_t>(7);
+    if (code != kPaddingSame && code != kPaddingValid)
+      return ctx.fail("input 4 (padding scheme) must be 1 (SAME) or 2 (VALID), got %d", code);
+  }
+  if (p.strideW < 1 || p.strideH < 1)
+    return ctx.fail("strides must be >= 1, got width %d height %d", p.strideW, p.strideH);
+  if (!isValidFusedActivation(p.activation))
+    return ctx.fail("fused activation must be 0..3, got %d", p.activation);
+
+  const Shape& input = ctx.inputShape(kInput);
+  const Shape& filter = ctx.inputShape(kFilter);
+  const Shape& bias = ctx.inputShape(kBias);
+  if (input.rank() != 4) return ctx.fail("input 0: expected rank 4, got %u", input.rank());
+  if (filter.rank() != 4)
+    return ctx.fail("input 1 (filter): expected rank 4, got %u", filter.rank());
+  if (bias.rank() != 1) return ctx.fail("input 2 (bias): expected rank 1, got %u", bias.rank());
+  g->batches = input.dim(0);
+  g->inH = input.dim(p.nchw ? 2 : 1);
+  g->inW = input.dim(p.nchw ? 3 : 2);
+  g->inC = input.dim(p.nchw ? 1 : 3);
+  g->outC = filter.dim(0);
+  g->filterH = filter.dim(1);
+  g->filterW = filter.dim(2);
+  if (filter.dim(3) != g->inC)
+    return ctx.fail("input 1 (filter): depth %u does not match input depth %u", filter.dim(3),
+                    g->inC);
+  if (bias.dim(0) != g->outC)
+    return ctx.fail("input 2 (bias): size %u does not match %u output channels", bias.dim(0),
+                    g->outC);
+  if (g->inH == 0 || g->inW == 0 || g->inC == 0 || g->outC == 0 || g->filterH == 0 ||
+      g->filterW == 0)
+    return ctx.fail("only the batch dimension may be 0 (input %s, filter %s)",
+                    toString(input.dims).c_str(), toString(filter.dims).c_str());
+
+  if (!explicitPadding) {
+    const Shape& shapeTensor = ctx.inputShape(3);
+    if (shapeTensor.rank() != 1 || shapeTensor.dim(0) != 4)
+      return ctx.fail("input 3 (output shape): expected a 1-D tensor of 4 values, got shape %s",
+                      toString(shapeTensor.dims).c_str());
+    const int32_t* dims = ctx.input<int32_t>(3);
+    const int32_t outH = dims[p.nchw ? 2 : 1];
+    const int32_t outW = dims[p.nchw ? 3 : 2];
+    if (outH < 1 || outW < 1)
+      return ctx.fail("input 3 (output shape): height and width must be >= 1, got %d and %d",
+                      outH, outW);
+    implicitTransposePadding(outW, p.strideW, static_cast<int32_t>(g->filterW), code, &p.padLeft,
+                             &p.padRight);
+    implicitTransposePadding(outH, p.strideH, static_cast<int32_t>(g->filterH), code, &p.padTop,
+                             &p.padBottom);
+  }
+  if (p.padLeft < 0 || p.padTop < 0)
+    return ctx.fail("left and top paddings must be >= 0, got %d and %d", p.padLeft, p.padTop);
+  const int64_t outW = (static_cast<int64_t>(g->inW) - 1) * p.strideW + g->filterW -
+                       p.padLeft - p.padRight;
+  const int64_t outH = (static_cast<int64_t>(g->inH) - 1) * p.strideH + g->filterH - p.padTop -
+                       p.padBottom;
+  if (outW < 1 || outH < 1 || outW > INT32_MAX || outH > INT32_MAX)
+    return ctx.fail(
+        "output size %lldx%lld (from input %ux%u, filter %ux%u, strides %dx%d, paddings "
+        "left %d right %d top %d bottom %d) must be positive",
+        static_cast<long long>(outH), static_cast<long long>(outW), g->inH, g->inW, g->filterH,
+        g->filterW, p.strideH, p.strideW, p.padLeft, p.padRight, p.padTop, p.padBottom);
+  g->outH = static_cast<uint32_t>(outH);
+  g->outW = static_cast<uint32_t>(outW);
+  return kOk;
+}
+
+Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
+  std::string error;
+  if (!conv::computeQuantParams(ctx.inputShape(kInput), ctx.inputShape(kFilter),
+                                ctx.inputShape(kBias), ctx.outputShape(0), g.p.activation, g.outC,
+                                q, &error))
+    return ctx.fail("%s", error.c_str());
+  return kOk;
+}
+
+Status prepare(OpContext& ctx) {
+  Geometry g;
+  const Status s = resolveGeometry(ctx, &g);
+  if (s != kOk) return s;
+  if (isQuant(ctx.inputType(kInput))) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
+  }
+  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
+  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+}
+
+// ---- reference kernels (NHWC): the scatter form of the spec -----------------------------
+
+inline size_t outPixel(const Geometry& g, uint32_t b, int64_t h, int64_t w) {
+  return ((static_cast<size_t>(b) * g.outH + static_cast<size_t>(h)) * g.outW +
+          static_cast<size_t>(w)) *
+         g.outC;
+}
+
+// Calls add(outputIndex, oc, filterIndex) for every (output element, filter tap) pair that
+// input pixel (b, ih, iw) contributes to; filterIndex is the start of the ic run.
+template <typename Fn>
+void forEachTarget(const Geometry& g, uint32_t b, uint32_t ih, uint32_t iw, const Fn& add) {
+  const int64_t oh0 = static_cast<int64_t>(ih) * g.p.strideH - g.p.padTop;
+  const int64_t ow0 = static_cast<int64_t>(iw) * g.p.strideW - g.p.padLeft;
+  for (uint32_t oc = 0; oc < g.outC; ++oc)
+    for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+      const int64_t oh = oh0 + kh;
+      if (oh < 0 || oh >= g.outH) continue;
+      for (uint32_t kw = 0; kw < g.filterW; ++kw) {
+        const int64_t ow = ow0 + kw;
+        if (ow < 0 || ow >= g.outW) continue;
+        add(outPixel(g, b, oh, ow) + oc, oc,
+            ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * g.inC);
+      }
+    }
+}
+
+void refTransposeFloat(const Geometry& g, const float* input, const float* filter,
+                       const float* bias, float* output) {
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::fill(output, output + outCount, 0.f);
+  for (uint32_t b = 0; b < g.batches; ++b)
+    for (uint32_t ih = 0; ih < g.inH; ++ih)
+      for (uint32_t iw = 0; iw < g.inW; ++iw) {
+        const float* in = input + ((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC;
+        forEachTarget(g, b, ih, iw, [&](size_t o, uint32_t, size_t f) {
+          for (uint32_t ic = 0; ic < g.inC; ++ic) output[o] += in[ic] * filter[f + ic];
+        });
+      }
+  float lo, hi;
+  activationRangeFloat(g.p.activation, &lo, &hi);
+  for (size_t i = 0; i < outCount; ++i)
+    output[i] = std::min(hi, std::max(lo, output[i] + bias[i % g.outC]));
+}
+
+template <typename T, typename TFilter>
+void refTransposeQuant(const Geometry& g, const QuantParams& q, const T* input,
+                       const TFilter* filter, const int32_t* bias, T* output) {
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<int32_t> acc(outCount, 0);
+  for (uint32_t b = 0; b < g.batches; ++b)
+    for (uint32_t ih = 0; ih < g.inH; ++ih)
+      for (uint32_t iw = 0; iw < g.inW; ++iw) {
+        const T* in = input + ((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC;
+        forEachTarget(g, b, ih, iw, [&](size_t o, uint32_t, size_t f) {
+          for (uint32_t ic = 0; ic < g.inC; ++ic)
+            acc[o] += (static_cast<int32_t>(in[ic]) - q.inputZeroPoint) *
+                      (static_cast<int32_t>(filter[f + ic]) - q.filterZeroPoint);
+        });
+      }
+  for (size_t i = 0; i < outCount; ++i) {
+    const uint32_t oc = static_cast<uint32_t>(i % g.outC);
+    int32_t v = multiplyByQuantizedMultiplier(acc[i] + bias[oc], q.multiplier[oc], q.shift[oc]);
+    v += q.outputZeroPoint;
+    output[i] = static_cast<T>(std::max(q.actMin, std::min(q.actMax, v)));
+  }
+}
+
+// ---- fast kernels (NHWC): gather over output rows --------------------------------------
+
+// Filter [oc][kh][kw][ic] -> [kh][kw][ic][oc], minus the zero point for quantized filters.
+template <typename TOut, typename TIn>
+void repackFilter(const Geometry& g, const TIn* filter, int32_t zeroPoint, std::vector<TOut>* out) {
+  const size_t taps = static_cast<size_t>(g.filterH) * g.filterW;
+  out->resize(taps * g.inC * g.outC);
+  for (uint32_t oc = 0; oc < g.outC; ++oc)
+    for (size_t t = 0; t < taps; ++t)
+      for (uint32_t ic = 0; ic < g.inC; ++ic)
+        (*out)[(t * g.inC + ic) * g.outC + oc] =
+            static_cast<TOut>(static_cast<TOut>(filter[(oc * taps + t) * g.inC + ic]) -
+                              static_cast<TOut>(zeroPoint));
+}
+
+template <typename T>
+T* scratch(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// Calls tap(ih, iw, kh, kw) for every input pixel feeding output pixel (oh, ow).
+template <typename Fn>
+inline void forEachSource(const Geometry& g, uint32_t oh, uint32_t ow, const Fn& tap) {
+  for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+    const int64_t th = static_cast<int64_t>(oh) + g.p.padTop - kh;
+    if (th < 0 || th % g.p.strideH != 0) continue;
+    const int64_t ih = th / g.p.strideH;
+    if (ih >= g.inH) continue;
+    for (uint32_t kw = 0; kw < g.filterW; ++kw) {
+      const int64_t tw = static_cast<int64_t>(ow) + g.p.padLeft - kw;
+      if (tw < 0 || tw % g.p.strideW != 0) continue;
+      const int64_t iw = tw / g.p.strideW;
+      if (iw >= g.inW) continue;
+      tap(static_cast<uint32_t>(ih), static_cast<uint32_t>(iw), kh, kw);
+    }
+  }
+}
+
+void fastTransposeFloat(const Geometry& g, const float* input, const float* filterT,
+                        const float* bias, float* output, ThreadPool* pool) {
+  float lo, hi;
+  activationRangeFloat(g.p.activation, &lo, &hi);
+  const uint32_t C = g.outC;
+  conv::runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
+    thread_local std::vector<float> accBuffer;
+    float* acc = scratch(accBuffer, C);
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t b = static_cast<uint32_t>(row / g.outH);
+      const uint32_t oh = static_cast<uint32_t>(row % g.outH);
+      for (uint32_t ow = 0; ow < g.outW; ++ow) {
+        std::copy(bias, bias + C, acc);
+        forEachSource(g, oh, ow, [&](uint32_t ih, uint32_t iw, uint32_t kh, uint32_t kw) {
+          const float* in = input + ((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC;
+          const float* f = filterT + (static_cast<size_t>(kh) * g.filterW + kw) * g.inC * C;
+          for (uint32_t ic = 0; ic < g.inC; ++ic, f += C) {
+            const float x = in[ic];
+            for (uint32_t oc = 0; oc < C; ++oc) acc[oc] += x * f[oc];
+          }
+        });
+        float* o = output + outPixel(g, b, oh, ow);
+        for (uint32_t oc = 0; oc < C; ++oc) o[oc] = std::min(hi, std::max(lo, acc[oc]));
+      }
+    }
+  });
+}
+
+template <typename T>
+void fastTransposeQuant(const Geometry& g, const QuantParams& q, const T* input,
+                        const int32_t* filterT, const int32_t* bias, T* output, ThreadPool* pool) {
+  const uint32_t C = g.outC;
+  conv::runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
+    thread_local std::vector<int32_t> accBuffer;
+    int32_t* acc = scratch(accBuffer, C);
+    for (size_t row = begin; row < end; ++row) {
+      const uint32_t b = static_cast<uint32_t>(row / g.outH);
+      const uint32_t oh = static_cast<uint32_t>(row % g.outH);
+      for (uint32_t ow = 0; ow < g.outW; ++ow) {
+        std::copy(bias, bias + C, acc);
+        forEachSource(g, oh, ow, [&](uint32_t ih, uint32_t iw, uint32_t kh, uint32_t kw) {
+          const T* in = input + ((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC;
+          const int32_t* f = filterT + (static_cast<size_t>(kh) * g.filterW + kw) * g.inC * C;
+          for (uint32_t ic = 0; ic < g.inC; ++ic, f += C) {
+            const int32_t x = static_cast<int32_t>(in[ic]) - q.inputZeroPoint;
+            for (uint32_t oc = 0; oc < C; ++oc) acc[oc] += x * f[oc];
+          }
+        });
+        T* o = output + outPixel(g, b, oh, ow);
+        for (uint32_t oc = 0; oc < C; ++oc) {
+          int32_t v = conv::requantize(acc[oc], q.multiplier[oc], q.shift[oc]) + q.outputZeroPoint;
+          o[oc] = static_cast<T>(std::max(q.actMin, std::min(q.actMax, v)));
+        }
+      }
+    }
+  });
+}
+
+// ---- state -----------------------------------------------------------------------------
+
+struct TransposeConvState : public OpState {
+  QuantParams quant;
+  bool quantReady = false;
+  std::vector<int32_t> quantFilter;  // repacked constant quant8 filter
+  std::vector<float> floatFilter;    // repacked constant float16/float32 filter
+  bool haveFilter = false;
+  // XNNPACK (float32, constant filter and bias); recreated if the geometry changes.
+  std::mutex xnnMutex;
+  bool xnnEligible = false;
+  std::atomic<bool> xnnFailed{false};
+  XnnDeconvolution xnn;
+};
+
+// XNNPACK takes non-negative paddings plus an adjustment (< stride) that extends the output
+// at the bottom/right: a negative tail padding maps onto it.
+bool xnnConfig(const Geometry& g, XnnDeconvConfig* c, uint32_t* adjH, uint32_t* adjW) {
+  const auto split = [](int32_t tail, int32_t stride, uint32_t* pad, uint32_t* adj) {
+    if (tail >= 0) {
+      *pad = static_cast<uint32_t>(tail);
+      *adj = 0;
+      return true;
+    }
+    if (-tail >= stride) return false;
+    *pad = 0;
+    *adj = static_cast<uint32_t>(-tail);
+    return true;
+  };
+  if (!split(g.p.padBottom, g.p.strideH, &c->padBottom, adjH) ||
+      !split(g.p.padRight, g.p.strideW, &c->padRight, adjW))
+    return false;
+  c->padTop = static_cast<uint32_t>(g.p.padTop);
+  c->padLeft = static_cast<uint32_t>(g.p.padLeft);
+  c->kernelH = g.filterH;
+  c->kernelW = g.filterW;
+  c->strideH = static_cast<uint32_t>(g.p.strideH);
+  c->strideW = static_cast<uint32_t>(g.p.strideW);
+  c->groups = 1;
+  c->groupInputChannels = g.inC;
+  c->groupOutputChannels = g.outC;
+  activationRangeFloat(g.p.activation, &c->outputMin, &c->outputMax);
+  return true;
+}
+
+bool sameConfig(const XnnDeconvConfig& a, const XnnDeconvConfig& b) {
+  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
+         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
+         a.strideH == b.strideH && a.strideW == b.strideW &&
+         a.groupInputChannels == b.groupInputChannels &&
+         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
+         a.outputMax == b.outputMax;
+}
+
+void repackFloatFilter(OpContext& ctx, const Geometry& g, std::vector<float>* out) {
+  if (ctx.inputType(kFilter) == OperandType::TENSOR_FLOAT16)
+    repackFilter<float>(g, ctx.input<Half>(kFilter), 0, out);
+  else
+    repackFilter<float>(g, ctx.input<float>(kFilter), 0, out);
+}
+
+void repackQuantFilter(OpContext& ctx, const Geometry& g, std::vector<int32_t>* out) {
+  const Shape& f = ctx.inputShape(kFilter);
+  if (f.type == OperandType::TENSOR_QUANT8_ASYMM)
+    repackFilter<int32_t>(g, ctx.input<uint8_t>(kFilter), f.zeroPoint, out);
+  else if (f.type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+    repackFilter<int32_t>(g, ctx.input<int8_t>(kFilter), f.zeroPoint, out);
+  else
+    repackFilter<int32_t>(g, ctx.input<int8_t>(kFilter), 0, out);  // per-channel: symmetric
+}
+
+Status init(OpContext& ctx) {
+  if (ctx.useReferenceKernels()) return kOk;
+  if (!ctx.inputSlot(kInput).shapeKnown || !ctx.inputSlot(kFilter).shapeKnown) return kOk;
+  Geometry g;
+  if (resolveGeometry(ctx, &g) != kOk) return kOk;
+  auto st = std::make_unique<TransposeConvState>();
+  const OperandType type = ctx.inputType(kInput);
+  const bool filterConst = constantInput(ctx, kFilter);
+  const bool biasConst = constantInput(ctx, kBias);
+  if (isQuant(type)) {
+    st->quantReady = quantParamsFor(ctx, g, &st->quant) == kOk;
+    if (filterConst) {
+      repackQuantFilter(ctx, g, &st->quantFilter);
+      st->haveFilter = true;
+    }
+  } else {
+    if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst && xnnpackAvailable()) {
+      XnnDeconvConfig c;
+      uint32_t adjH = 0, adjW = 0;
+      if (xnnConfig(g, &c, &adjH, &adjW)) {
+        st->xnnEligible = true;
+        std::string error;
+        if (!st->xnn.create(c, ctx.input<float>(kFilter), ctx.input<float>(kBias), &error)) {
+          logInfo("TRANSPOSE_CONV_2D: XNNPACK rejected the operator (%s); using the portable "
+                  "kernel", error.c_str());
+          st->xnnFailed = true;
+        }
+      }
+    }
+    if (filterConst && !(st->xnnEligible && !st->xnnFailed)) {
+      repackFloatFilter(ctx, g, &st->floatFilter);
+      st->haveFilter = true;
+    }
+  }
+  ctx.setState(std::move(st));
+  return kOk;
+}
+
+// ---- execution -------------------------------------------------------------------------
+
+Status executeFloat32(OpContext& ctx, const Geometry& g, TransposeConvState* st, const float* in,
+                      float* out) {
+  const float* filter = ctx.input<float>(kFilter);
+  const float* bias = ctx.input<float>(kBias);
+  if (ctx.useReferenceKernels()) {
+    refTransposeFloat(g, in, filter, bias, out);
+    return kOk;
+  }
+  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
+    std::lock_guard<std::mutex> lock(st->xnnMutex);
+    XnnDeconvConfig want;
+    uint32_t adjH = 0, adjW = 0;
+    std::string error = "geometry not expressible";
+    bool ok = xnnConfig(g, &want, &adjH, &adjW);
+    if (ok && !(st->xnn.valid() && sameConfig(st->xnn.config(), want)))
+      ok = st->xnn.create(want, filter, bias, &error);
+    if (ok && st->xnn.run(g.batches, g.inH, g.inW, adjH, adjW, in, out, ctx.threadPool(), &error))
+      return kOk;
+    logInfo("TRANSPOSE_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+    st->xnnFailed = true;
+  }
+  if (st != nullptr && st->haveFilter && !st->floatFilter.empty()) {
+    fastTransposeFloat(g, in, st->floatFilter.data(), bias, out, ctx.threadPool());
+    return kOk;
+  }
+  std::vector<float> f;
+  repackFloatFilter(ctx, g, &f);
+  fastTransposeFloat(g, in, f.data(), bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status executeFloat16(OpContext& ctx, const Geometry& g, TransposeConvState* st, const Half* in,
+                      Half* out) {
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC);
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
+  if (ctx.useReferenceKernels()) {
+    std::vector<float> filter(ctx.inputShape(kFilter).count());
+    conv::halfToFloat(ctx.input<Half>(kFilter), filter.data(), filter.size());
+    refTransposeFloat(g, input.data(), filter.data(), bias.data(), output.data());
+  } else if (st != nullptr && st->haveFilter) {
+    fastTransposeFloat(g, input.data(), st->floatFilter.data(), bias.data(), output.data(),
+                       ctx.threadPool());
+  } else {
+    std::vector<float> f;
+    repackFloatFilter(ctx, g, &f);
+    fastTransposeFloat(g, input.data(), f.data(), bias.data(), output.data(), ctx.threadPool());
+  }
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+template <typename T>
+Status executeQuantTyped(OpContext& ctx, const Geometry& g, TransposeConvState* st,
+                         const QuantParams& q, const T* in, T* out) {
+  const int32_t* bias = ctx.input<int32_t>(kBias);
+  if (ctx.useReferenceKernels()) {
+    if (ctx.inputType(kFilter) == OperandType::TENSOR_QUANT8_ASYMM)
+      refTransposeQuant(g, q, in, ctx.input<uint8_t>(kFilter), bias, out);
+    else
+      refTransposeQuant(g, q, in, ctx.input<int8_t>(kFilter), bias, out);
+    return kOk;
+  }
+  if (st != nullptr && st->haveFilter) {
+    fastTransposeQuant(g, q, in, st->quantFilter.data(), bias, out, ctx.threadPool());
+    return kOk;
+  }
+  std::vector<int32_t> f;
+  repackQuantFilter(ctx, g, &f);
+  fastTransposeQuant(g, q, in, f.data(), bias, out, ctx.threadPool());
+  return kOk;
+}
+
+Status executeQuant(OpContext& ctx, const Geometry& g, TransposeConvState* st, const void* in,
+                    void* out) {
+  QuantParams local;
+  const QuantParams* q = &local;
+  if (st != nullptr && st->quantReady) {
+    q = &st->quant;
+  } else {
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &local));
+  }
+  if (ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+    return executeQuantTyped(ctx, g, st, *q, static_cast<const int8_t*>(in),
+                             static_cast<int8_t*>(out));
+  return executeQuantTyped(ctx, g, st, *q, static_cast<const uint8_t*>(in),
+                           static_cast<uint8_t*>(out));
+}
+
+Status execute(OpContext& ctx) {
+  Geometry g;
+  NN_RETURN_IF_ERROR(resolveGeometry(ctx, &g));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  auto* st = static_cast<TransposeConvState*>(ctx.state());
+  return conv::withNhwcBuffers(ctx, g, [&](const void* in, void* out) -> Status {
+    switch (ctx.inputType(kInput)) {
+      case OperandType::TENSOR_FLOAT32:
+        return executeFloat32(ctx, g, st, static_cast<const float*>(in), static_cast<float*>(out));
+      case OperandType::TENSOR_FLOAT16:
+        return executeFloat16(ctx, g, st, static_cast<const Half*>(in), static_cast<Half*>(out));
+      case OperandType::TENSOR_QUANT8_ASYMM:
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return executeQuant(ctx, g, st, in, out);
+      default:
+        return ctx.fail("unsupported input type %s", toString(ctx.inputType(kInput)));
+    }
+  });
+}
+
+}  // namespace
+
+NN_REGISTER_OPERATION_WITH_INIT(TRANSPOSE_CONV_2D, validate, prepare, execute, init);
+
+}  // namespace nn
