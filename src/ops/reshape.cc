@@ -23,7 +23,7 @@ Status validateReshape(ValidationContext& c) {
   NN_RETURN_IF_ERROR(c.checkOutputCount(1));
   NN_RETURN_IF_ERROR(checkTensorTypeSince(
       c, 0, {{kF32, kFeatureLevel1}, {kQ8, kFeatureLevel1}, {kF16, kFeatureLevel3},
-             {kQ8S, kFeatureLevel4}}));
+             {kQ8S, kFeatureLevel4}, {kI32, kFeatureLevel6}}));
   NN_RETURN_IF_ERROR(requirePresent(c, 1));
   NN_RETURN_IF_ERROR(c.checkInputType(1, kI32));
   NN_RETURN_IF_ERROR(c.checkInputRank(1, 1));
