@@ -161,6 +161,12 @@ bool parseArgs(int argc, char** argv, Options* o) {
         std::fprintf(stderr, "nnapi-cts: --update-expected needs --expected FILE\n");
         return false;
     }
+    if (o->updateExpected && o->featureLevelOverride > 0) {
+        // The lists must hold tests that pass under the level the runtime claims;
+        // tests run only because of the override would be skipped (= regress) later.
+        std::fprintf(stderr, "nnapi-cts: --update-expected cannot be combined with --feature-level\n");
+        return false;
+    }
     if (o->paths.empty() && !o->listDevices) {
         std::fprintf(stderr, "nnapi-cts: no PATH given\n");
         return false;
@@ -381,7 +387,8 @@ private:
         const char* tag = r.status == Status::Pass ? "PASS" : r.status == Status::Skip ? "SKIP" : "FAIL";
         if (r.status == Status::Fail || opt_.verbose) {
             if (r.status == Status::Pass)
-                std::printf("%s [%s] %s (%.1f ms)\n", tag, r.version.c_str(), r.name.c_str(), r.ms);
+                std::printf("%s [%s] %s (%.1f ms)%s%s\n", tag, r.version.c_str(), r.name.c_str(), r.ms,
+                            r.message.empty() ? "" : ": ", r.message.c_str());
             else
                 std::printf("%s [%s] %s: %s\n", tag, r.version.c_str(), r.name.c_str(), r.message.c_str());
             std::fflush(stdout);
@@ -621,6 +628,9 @@ void Runner::runForked() {
                 }
             }
             if (s.pid > 0 && nowMs() > s.deadline) {
+                // A record may have arrived since poll returned; count it before judging.
+                pollfd again{s.fd, POLLIN, 0};
+                if (poll(&again, 1, 0) > 0 && (again.revents & POLLIN)) continue;
                 kill(s.pid, SIGKILL);
                 reap(s, true);
                 if (!fatal_.empty()) return;
@@ -717,6 +727,24 @@ int Runner::run() {
         const Count& c = byVersion[v];
         std::printf("%s: %zu passed, %zu failed, %zu skipped\n", v.c_str(), c.pass, c.fail, c.skip);
     }
+    // Most common failure reasons, to see at a glance what blocks the most tests.
+    std::map<std::string, size_t> reasons;
+    for (const Record& r : records_) {
+        if (r.status != Status::Fail) continue;
+        std::string key = r.message;
+        if (key.rfind("output ", 0) == 0) key = key.find(" shape:") != std::string::npos ? "wrong output shape"
+                                                                                       : "wrong output values";
+        else if (key.rfind("crashed", 0) == 0) key = "crashed";
+        else if (key.rfind("timeout", 0) == 0) key = "timeout";
+        ++reasons[key];
+    }
+    std::vector<std::pair<size_t, std::string>> top;
+    for (const auto& kv : reasons) top.emplace_back(kv.second, kv.first);
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (size_t i = 0; i < top.size() && i < 8; ++i)
+        std::printf("failure reason: %5zu x %s\n", top[i].first, top[i].second.c_str());
     std::printf("time: %.1f s (%s mode, %d job%s)\n", wall / 1000.0, cts::modeName(opt_.mode), jobs,
                 jobs == 1 ? "" : "s");
 
