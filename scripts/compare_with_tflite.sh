@@ -46,6 +46,6 @@ for m in "${models[@]}"; do
     status=1
     continue
   fi
-  node "$ROOT/scripts/tflite_reference.js" "$TFJS_DIR/package/wasm" "$m" "$work/$name" "$tol" 2>/dev/null || status=1
+  node "$ROOT/scripts/tflite_reference.js" "$TFJS_DIR/package/wasm" "$m" "$work/$name" "$tol" || status=1
 done
 exit $status

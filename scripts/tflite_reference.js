@@ -42,8 +42,8 @@ async function main() {
     process.exit(2);
   }
   const tol = tolArg ? Number(tolArg) : 1e-3;
-  const factory = require(path.join(wasmDir, 'tflite_web_api_cc.js'));
-  const M = await factory({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'tflite_web_api_cc.wasm')) });
+  const factory = require(path.resolve(wasmDir, 'tflite_web_api_cc.js'));
+  const M = await factory({ wasmBinary: fs.readFileSync(path.resolve(wasmDir, 'tflite_web_api_cc.wasm')) });
   const model = new Uint8Array(fs.readFileSync(modelPath));
   const ptr = M._malloc(model.length);
   M.HEAPU8.set(model, ptr);

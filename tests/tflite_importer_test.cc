@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <tuple>
 
 #include "npy.h"
 #include "tflite_builder.h"
@@ -323,6 +324,102 @@ TEST(Npy, RoundTripAndErrors) {
   std::memcpy(bad.data() + 10 + fp, "True ", 5);
   EXPECT_FALSE(ParseNpy(bad.data(), bad.size(), &a, &err));
   EXPECT_NE(err.find("Fortran"), std::string::npos) << err;
+}
+
+}  // namespace
+
+namespace {
+
+// 4x4 float matrix stored as 2x2 blocks, block rows dense, block columns CSR:
+//   0 0 1 2
+//   0 0 3 4
+//   5 6 0 0
+//   7 8 0 0
+FbRef BlockSparsity(const std::vector<int32_t>& segments, const std::vector<uint8_t>& indices) {
+  auto dim = [](int8_t format, int32_t dense_size) {
+    FbRef d = FbNode::Table();
+    d->Set<int8_t>(0, format).Set<int32_t>(1, dense_size);
+    return d;
+  };
+  FbRef csr = dim(1, 0);
+  FbRef seg = FbNode::Table();
+  seg->SetRef(0, FbNode::Vector(segments));
+  FbRef idx = FbNode::Table();
+  idx->SetRef(0, FbNode::Vector(indices, 4));
+  csr->Set<uint8_t>(2, 1).SetRef(3, seg).Set<uint8_t>(4, 3).SetRef(5, idx);  // Int32Vector, Uint8Vector
+  FbRef sp = FbNode::Table();
+  sp->SetRef(0, FbNode::Vector(std::vector<int32_t>{0, 1, 2, 3}));
+  sp->SetRef(1, FbNode::Vector(std::vector<int32_t>{0, 1}));
+  sp->SetRef(2, FbNode::Vector(std::vector<FbRef>{dim(0, 2), csr, dim(0, 2), dim(0, 2)}));
+  return sp;
+}
+
+std::vector<uint8_t> SparseModel(const std::vector<int32_t>& segments, const std::vector<uint8_t>& indices) {
+  std::vector<float> values = {1, 2, 3, 4, 5, 6, 7, 8};
+  FbRef code0 = FbNode::Table();
+  code0->Set<int8_t>(0, op::kDensify).Set<int32_t>(3, op::kDensify);
+  FbRef code1 = FbNode::Table();
+  code1->Set<int32_t>(3, op::kAdd);
+  auto tensor = [](const char* name, uint32_t buffer, FbRef sparsity) {
+    FbRef t = FbNode::Table();
+    t->SetRef(0, FbNode::Vector(std::vector<int32_t>{4, 4})).Set<uint32_t>(2, buffer).SetRef(3, FbNode::String(name));
+    if (sparsity) t->SetRef(6, sparsity);
+    return t;
+  };
+  auto opnode = [](uint32_t code, std::vector<int32_t> in, std::vector<int32_t> out) {
+    FbRef o = FbNode::Table();
+    o->Set<uint32_t>(0, code).SetRef(1, FbNode::Vector(in)).SetRef(2, FbNode::Vector(out));
+    return o;
+  };
+  FbRef sg = FbNode::Table();
+  sg->SetRef(0, FbNode::Vector(std::vector<FbRef>{tensor("sparse", 1, BlockSparsity(segments, indices)),
+                                                   tensor("dense", 0, nullptr), tensor("x", 0, nullptr),
+                                                   tensor("y", 0, nullptr)}));
+  sg->SetRef(1, FbNode::Vector(std::vector<int32_t>{2}));
+  sg->SetRef(2, FbNode::Vector(std::vector<int32_t>{3}));
+  sg->SetRef(3, FbNode::Vector(std::vector<FbRef>{opnode(0, {0}, {1}), opnode(1, {2, 1}, {3})}));
+  FbRef empty = FbNode::Table();
+  FbRef data = FbNode::Table();
+  data->SetRef(0, FbNode::Bytes(values.data(), values.size() * 4));
+  FbRef model = FbNode::Table();
+  model->Set<uint32_t>(0, 3);
+  model->SetRef(1, FbNode::Vector(std::vector<FbRef>{code0, code1}));
+  model->SetRef(2, FbNode::Vector(std::vector<FbRef>{sg}));
+  model->SetRef(4, FbNode::Vector(std::vector<FbRef>{empty, data}));
+  return FbNode::Finish(model, "TFL3");
+}
+
+TEST(TfliteImporter, DensifyOfBlockSparseConstantIsFolded) {
+  Planned p;
+  Plan(SparseModel({0, 1, 2}, {1, 0}), &p);
+  ASSERT_TRUE(p.ok) << p.report.first_error;
+  const Tensor& st = p.model.subgraphs[0].tensors[0];
+  ASSERT_TRUE(st.is_sparse);
+  ASSERT_EQ(st.sparsity.dim_metadata.size(), 4u);
+  EXPECT_EQ(st.sparsity.dim_metadata[1].array_indices, (std::vector<int32_t>{1, 0}));
+  EXPECT_EQ(OpNames(p.graph), std::vector<std::string>{"ADD"});
+  EXPECT_EQ(p.report.ops[0].status, OpReport::Status::kFolded);
+  const NnOperand& c = p.graph.operands[p.graph.operations[0].inputs[1]];
+  ASSERT_EQ(c.lifetime, NnOperand::Lifetime::kConstOwned);
+  std::vector<float> dense(16);
+  ASSERT_EQ(p.graph.owned[static_cast<size_t>(c.owned)]->size(), 64u);
+  std::memcpy(dense.data(), p.graph.owned[static_cast<size_t>(c.owned)]->data(), 64);
+  EXPECT_EQ(dense, (std::vector<float>{0, 0, 1, 2, 0, 0, 3, 4, 5, 6, 0, 0, 7, 8, 0, 0}));
+}
+
+TEST(TfliteImporter, MalformedSparsityIsReportedNotRead) {
+  // Column index 5 is outside the two block columns; a segment that runs past the indices.
+  for (auto [seg, idx, expect] : std::vector<std::tuple<std::vector<int32_t>, std::vector<uint8_t>, const char*>>{
+           {{0, 1, 2}, {5, 0}, "index 5 out of range 2"},
+           {{0, 1, 9}, {1, 0}, "bad segment [1, 9)"},
+           {{0, 2}, {1, 0}, "segment bounds, expected 3"}}) {
+    Planned p;
+    Plan(SparseModel(seg, idx), &p);
+    EXPECT_FALSE(p.ok);
+    EXPECT_NE(p.report.first_error.find("operator 0 (DENSIFY): sparse tensor 'sparse': "), std::string::npos)
+        << p.report.first_error;
+    EXPECT_NE(p.report.first_error.find(expect), std::string::npos) << p.report.first_error;
+  }
 }
 
 }  // namespace

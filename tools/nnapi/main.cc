@@ -384,6 +384,22 @@ bool PrepareInputs(const Args& a, const Loaded& l, IoBuffers* io) {
     std::fprintf(stderr, "nnapi: model has %zu inputs, %zu --input files given\n", g.inputs.size(), a.inputs.size());
     return false;
   }
+  // Shapes come from the model file; refuse absurd buffer sizes instead of failing to allocate.
+  constexpr uint64_t kMaxTensorBytes = uint64_t{4} << 30;
+  for (uint32_t idx : g.inputs) {
+    const NnOperand& o = g.operands[idx];
+    if (Count(o.dims) * ElementSize(o.type) > kMaxTensorBytes) {
+      std::fprintf(stderr, "nnapi: input shape %s is too large to allocate\n", Dims(o.dims).c_str());
+      return false;
+    }
+  }
+  for (uint32_t idx : g.outputs) {
+    const NnOperand& o = g.operands[idx];
+    if (Count(o.dims) * ElementSize(o.type) > kMaxTensorBytes) {
+      std::fprintf(stderr, "nnapi: output shape %s is too large to allocate\n", Dims(o.dims).c_str());
+      return false;
+    }
+  }
   std::mt19937_64 rng(a.seed);
   io->inputs.resize(g.inputs.size());
   for (size_t k = 0; k < g.inputs.size(); ++k) {
@@ -400,8 +416,8 @@ bool PrepareInputs(const Args& a, const Loaded& l, IoBuffers* io) {
     }
     const uint64_t want = Count(o.dims);
     if (arr.element_count() != want) {
-      std::fprintf(stderr, "nnapi: input %zu (%s): %s holds %llu elements, the model expects %s = %llu\n", k,
-                   a.inputs[k].c_str(), a.inputs[k].c_str(), static_cast<unsigned long long>(arr.element_count()),
+      std::fprintf(stderr, "nnapi: input %zu: %s holds %llu elements, the model expects %s = %llu\n", k,
+                   a.inputs[k].c_str(), static_cast<unsigned long long>(arr.element_count()),
                    Dims(o.dims).c_str(), static_cast<unsigned long long>(want));
       return false;
     }

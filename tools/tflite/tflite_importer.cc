@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "tflite_importer.h"
 
@@ -59,11 +60,11 @@ class Planner {
     // Constant DEQUANTIZE results are computed here once so that every consumer sees a plain
     // float32 constant and the DEQUANTIZE disappears from the NNAPI graph.
     std::vector<bool> folded_op(sg_.operators.size(), false);
-    if (opt_.fold_dequantize) {
-      for (size_t i = 0; i < sg_.operators.size(); ++i) {
-        std::string why;
-        if (TryFoldDequantize(sg_.operators[i], &why)) folded_op[i] = true;
-      }
+    std::vector<std::string> fold_detail(sg_.operators.size());
+    for (size_t i = 0; i < sg_.operators.size(); ++i) {
+      if (TryFoldDensify(sg_.operators[i], &fold_detail[i]) ||
+          (opt_.fold_dequantize && TryFoldDequantize(sg_.operators[i], &fold_detail[i])))
+        folded_op[i] = true;
     }
 
     bool all_ok = true;
@@ -74,9 +75,7 @@ class Planner {
       rep.tflite_name = m_.OpName(op);
       if (folded_op[i]) {
         rep.status = OpReport::Status::kFolded;
-        rep.detail = "constant " +
-                     std::string(TensorTypeName(sg_.tensors[static_cast<size_t>(op.inputs[0])].type)) +
-                     " weights dequantized to float32 at import";
+        rep.detail = fold_detail[i];
         r_->folded++;
         r_->ops.push_back(std::move(rep));
         continue;
@@ -269,9 +268,7 @@ class Planner {
     NnOperand o;
     o.tflite_tensor = t;
     if (folded_[static_cast<size_t>(t)] >= 0) {
-      o.type = ANEURALNETWORKS_TENSOR_FLOAT32;
-      for (int32_t d : tt.shape) o.dims.push_back(static_cast<uint32_t>(d));
-      if (o.dims.empty()) o.dims.push_back(1);
+      if (!OperandTypeFor(tt, &o)) return kNoOperand;
       o.lifetime = NnOperand::Lifetime::kConstOwned;
       o.owned = folded_[static_cast<size_t>(t)];
       o.length = g_->owned[static_cast<size_t>(o.owned)]->size();
@@ -369,24 +366,38 @@ class Planner {
     return static_cast<uint16_t>(half);
   }
 
+  // The bytes of a constant tensor: folded at import, or its buffer in the file (sparse tensors
+  // only once densified).
+  bool ConstBytes(int32_t t, const uint8_t** p, uint64_t* size) const {
+    int32_t f = folded_[static_cast<size_t>(t)];
+    if (f >= 0) {
+      *p = g_->owned[static_cast<size_t>(f)]->data();
+      *size = g_->owned[static_cast<size_t>(f)]->size();
+      return true;
+    }
+    const Tensor& tt = T(t);
+    if (tt.is_sparse || tt.buffer >= m_.buffers.size() || m_.buffers[tt.buffer].size == 0) return false;
+    *p = m_.data + m_.buffers[tt.buffer].offset;
+    *size = m_.buffers[tt.buffer].size;
+    return true;
+  }
+
   // Reads an INT32/INT64 constant tensor (INT64 values must fit in int32).
   bool ConstInts(int32_t t, std::vector<int32_t>* out) {
     if (t < 0) return Fail("missing constant input");
     const Tensor& tt = T(t);
-    if (!HasData(t) || folded_[static_cast<size_t>(t)] >= 0) {
-      return Fail("tensor '" + tt.name + "' must be a constant for NNAPI");
-    }
-    const Buffer& b = m_.buffers[tt.buffer];
-    const uint8_t* p = m_.data + b.offset;
+    const uint8_t* p;
+    uint64_t bsize;
+    if (!ConstBytes(t, &p, &bsize)) return Fail("tensor '" + tt.name + "' must be a constant for NNAPI");
     out->clear();
     if (tt.type == TensorType::kInt32) {
-      size_t n = static_cast<size_t>(b.size / 4);
+      size_t n = static_cast<size_t>(bsize / 4);
       out->resize(n);
       if (n) std::memcpy(out->data(), p, n * 4);
       return true;
     }
     if (tt.type == TensorType::kInt64) {
-      size_t n = static_cast<size_t>(b.size / 8);
+      size_t n = static_cast<size_t>(bsize / 8);
       out->reserve(n);
       for (size_t i = 0; i < n; ++i) {
         int64_t v;
@@ -410,20 +421,14 @@ class Planner {
   bool ConstFloat(int32_t t, float* v) {
     if (t < 0) return Fail("missing constant input");
     const Tensor& tt = T(t);
-    if (!HasData(t)) return Fail("tensor '" + tt.name + "' must be a constant for NNAPI");
-    if (folded_[static_cast<size_t>(t)] >= 0) {
-      const auto& d = *g_->owned[static_cast<size_t>(folded_[static_cast<size_t>(t)])];
-      if (d.size() != 4) return Fail("tensor '" + tt.name + "' must hold exactly one value");
-      std::memcpy(v, d.data(), 4);
-      return true;
-    }
-    const Buffer& b = m_.buffers[tt.buffer];
-    const uint8_t* p = m_.data + b.offset;
-    if (tt.type == TensorType::kFloat32 && b.size == 4) {
+    const uint8_t* p;
+    uint64_t bsize;
+    if (!ConstBytes(t, &p, &bsize)) return Fail("tensor '" + tt.name + "' must be a constant for NNAPI");
+    if (tt.type == TensorType::kFloat32 && bsize == 4) {
       std::memcpy(v, p, 4);
       return true;
     }
-    if (tt.type == TensorType::kFloat16 && b.size == 2) {
+    if (tt.type == TensorType::kFloat16 && bsize == 2) {
       uint16_t h;
       std::memcpy(&h, p, 2);
       *v = HalfToFloat(h);
@@ -441,18 +446,20 @@ class Planner {
     const int32_t in = op.inputs[0], out = op.outputs[0];
     const Tensor& ti = T(in);
     const Tensor& to = T(out);
+    const uint8_t* p;
+    uint64_t bsize;
     if (to.type != TensorType::kFloat32 || is_sg_output_[static_cast<size_t>(out)] ||
-        is_sg_input_[static_cast<size_t>(out)] || ti.is_sparse || ti.buffer >= m_.buffers.size() ||
-        m_.buffers[ti.buffer].size == 0 || folded_[static_cast<size_t>(out)] >= 0)
+        is_sg_input_[static_cast<size_t>(out)] || folded_[static_cast<size_t>(out)] >= 0 ||
+        !ConstBytes(in, &p, &bsize))
       return false;
     if (ti.shape != to.shape) return false;
-    const Buffer& b = m_.buffers[ti.buffer];
-    const uint8_t* p = m_.data + b.offset;
     size_t n = 1;
     for (int32_t d : ti.shape) n *= static_cast<size_t>(d);
+    // The stored bytes must cover the shape before anything is allocated from it.
+    if (bsize != n * TensorTypeSize(ti.type)) return false;
     std::vector<float> vals(n);
     if (ti.type == TensorType::kFloat16) {
-      if (b.size != n * 2) return false;
+      if (bsize != n * 2) return false;
       for (size_t i = 0; i < n; ++i) {
         uint16_t h;
         std::memcpy(&h, p + 2 * i, 2);
@@ -460,7 +467,7 @@ class Planner {
       }
     } else if (ti.type == TensorType::kInt8 || ti.type == TensorType::kUInt8) {
       const Quantization& q = ti.quantization;
-      if (b.size != n || q.scale.empty()) return false;
+      if (bsize != n || q.scale.empty()) return false;
       // Per-channel: element i belongs to channel (i / inner) % channels along quantized_dimension.
       size_t channels = q.scale.size(), inner = 1;
       if (channels > 1) {
@@ -481,6 +488,31 @@ class Planner {
     std::vector<uint8_t> bytes(n * 4);
     if (n) std::memcpy(bytes.data(), vals.data(), bytes.size());
     folded_[static_cast<size_t>(out)] = Own(std::move(bytes));
+    *why = "constant " + std::string(TensorTypeName(ti.type)) + " tensor dequantized to float32 at import";
+    return true;
+  }
+
+  // DENSIFY of a constant sparse tensor: expanded once here, so consumers see a dense constant.
+  bool TryFoldDensify(const Operator& op, std::string* why) {
+    if (op.opcode_index >= m_.operator_codes.size()) return false;
+    if (m_.operator_codes[op.opcode_index].builtin_code != op::kDensify) return false;
+    if (op.inputs.size() != 1 || op.outputs.size() != 1 || op.inputs[0] < 0) return false;
+    const int32_t in = op.inputs[0], out = op.outputs[0];
+    const Tensor& ti = T(in);
+    const Tensor& to = T(out);
+    if (!ti.is_sparse || ti.type != to.type || ti.shape != to.shape || is_sg_output_[static_cast<size_t>(out)] ||
+        is_sg_input_[static_cast<size_t>(out)] || folded_[static_cast<size_t>(out)] >= 0 ||
+        ti.buffer >= m_.buffers.size() || m_.buffers[ti.buffer].size == 0)
+      return false;
+    const Buffer& b = m_.buffers[ti.buffer];
+    std::vector<uint8_t> dense;
+    std::string err;
+    if (!DensifyTensor(ti, m_.data + b.offset, static_cast<size_t>(b.size), &dense, &err)) {
+      densify_errors_[out] = err;
+      return false;
+    }
+    folded_[static_cast<size_t>(out)] = Own(std::move(dense));
+    *why = "sparse constant expanded to a dense " + std::string(TensorTypeName(ti.type)) + " tensor at import";
     return true;
   }
 
@@ -589,6 +621,11 @@ class Planner {
 
   // Zero bias for convolutions whose TFLite bias input is omitted.
   uint32_t ZeroBias(uint32_t input, uint32_t filter, uint32_t channels) {
+    // The channel count comes from a shape, which a hostile file can make arbitrarily large.
+    if (channels > (1u << 24)) {
+      Fail("filter declares " + std::to_string(channels) + " output channels");
+      return kNoOperand;
+    }
     const NnOperand& in = g_->operands[input];
     const NnOperand& f = g_->operands[filter];
     if (in.type == ANEURALNETWORKS_TENSOR_FLOAT16) {
@@ -820,7 +857,7 @@ class Planner {
         uint32_t bias = BiasOrZero(op, 2, in, w, units);
         if (!Ok({bias})) return false;
         // NNAPI produces [batch, units]; other TFLite output ranks (keep_num_dims) get a RESHAPE.
-        const std::vector<uint32_t>& od = g_->operands[out].dims;
+        const std::vector<uint32_t> od = g_->operands[out].dims;
         uint32_t fc_out = out;
         bool reshape = od.size() != 2;
         if (reshape) {
@@ -946,7 +983,7 @@ class Planner {
         if (!Ok({in, out})) return false;
         if (Rank(in) != 4 || Rank(out) != 4) return Fail("input and output must be 4-D");
         if (o.align_corners && o.half_pixel_centers) return Fail("align_corners and half_pixel_centers both set");
-        const std::vector<uint32_t>& od = g_->operands[out].dims;
+        const std::vector<uint32_t> od = g_->operands[out].dims;
         std::vector<uint32_t> ins = {in, I32(static_cast<int32_t>(od[2])), I32(static_cast<int32_t>(od[1]))};
         // Optional inputs only when needed, so older drivers see the FL1 signature.
         if (!bilinear || o.align_corners || o.half_pixel_centers) {
@@ -983,7 +1020,7 @@ class Planner {
         if (!Ok({in, out})) return false;
         std::vector<int32_t> dims = o.squeeze_dims;
         if (dims.empty()) {
-          const std::vector<uint32_t>& id = g_->operands[in].dims;
+          const std::vector<uint32_t> id = g_->operands[in].dims;
           for (size_t d = 0; d < id.size(); ++d) {
             if (id[d] == 1) dims.push_back(static_cast<int32_t>(d));
           }
@@ -1065,7 +1102,7 @@ class Planner {
         for (size_t k = 0; k < op.outputs.size(); ++k) {
           uint32_t x = Out(op, k);
           if (x == kNoOperand) return false;
-          const std::vector<uint32_t>& xd = g_->operands[x].dims;
+          const std::vector<uint32_t> xd = g_->operands[x].dims;
           if (xd.size() != id.size()) return Fail("output rank differs from input rank");
           std::vector<int32_t> begin(id.size(), 0), size;
           for (uint32_t d : xd) size.push_back(static_cast<int32_t>(d));
@@ -1146,7 +1183,7 @@ class Planner {
         if (!NeedInputs(op, 3, 3) || !NeedOutputs(op, 1)) return false;
         uint32_t c = In(op, 0), a = In(op, 1), b = In(op, 2), out = Out(op, 0);
         if (!Ok({c, a, b, out})) return false;
-        const auto& od = g_->operands[out].dims;
+        const std::vector<uint32_t> od = g_->operands[out].dims;
         if (g_->operands[c].dims != od || g_->operands[a].dims != od || g_->operands[b].dims != od) {
           return Fail("broadcasting SELECT has no NNAPI equivalent (shapes must match)");
         }
@@ -1199,8 +1236,7 @@ class Planner {
         uint32_t dims = In(op, 0), out = Out(op, 0);
         if (!Ok({dims, out})) return false;
         uint32_t value;
-        const NnOperand& od = g_->operands[out];
-        if (od.type == ANEURALNETWORKS_TENSOR_INT32) {
+        if (g_->operands[out].type == ANEURALNETWORKS_TENSOR_INT32) {
           int32_t v;
           if (!ConstInt(InIdx(op, 1), &v)) return false;
           value = I32(v);
@@ -1224,6 +1260,11 @@ class Planner {
         return Fail("control flow / subgraph calls are not mapped by this importer");
       case op::kGelu:
         return Fail("no NNAPI equivalent (GELU would need an erf/tanh decomposition)");
+      case op::kDensify: {
+        auto it = op.outputs.empty() ? densify_errors_.end() : densify_errors_.find(op.outputs[0]);
+        if (it != densify_errors_.end()) return Fail(it->second);
+        return Fail("only DENSIFY of a constant sparse tensor is supported (folded at import)");
+      }
       default:
         return Fail("no NNAPI mapping for this operator");
     }
@@ -1279,6 +1320,7 @@ class Planner {
   const SubGraph& sg_;
   std::vector<int32_t> tensor_operand_;
   std::vector<int32_t> folded_;
+  std::map<int32_t, std::string> densify_errors_;
   std::vector<bool> is_sg_input_, is_sg_output_, produced_;
   OpReport* cur_ = nullptr;
   int32_t cur_op_ = -1;

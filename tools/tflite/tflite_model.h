@@ -57,7 +57,7 @@ enum : int32_t {
   kUnpack = 88, kReduceMin = 89, kReduceAny = 91, kSquare = 92, kFill = 94,
   kResizeNearestNeighbor = 97, kLeakyRelu = 98, kSquaredDifference = 99, kMirrorPad = 100,
   kAbs = 101, kSplitV = 102, kRank = 110, kElu = 111, kQuantize = 114, kHardSwish = 117,
-  kIf = 118, kWhile = 119, kSelectV2 = 123, kBatchMatMul = 126, kPlaceholderForGreaterOpCodes = 127,
+  kIf = 118, kWhile = 119, kSelectV2 = 123, kDensify = 124, kBatchMatMul = 126, kPlaceholderForGreaterOpCodes = 127,
   kCallOnce = 129, kReduceAll = 140, kGelu = 150,
 };
 }  // namespace op
@@ -82,6 +82,21 @@ struct Quantization {
   bool per_channel() const { return scale.size() > 1; }
 };
 
+// Sparse tensor encoding (TACO-style), see SparsityParameters in the schema. Index vectors of
+// any width are widened to int32.
+struct DimensionMetadata {
+  enum Format : int8_t { kDense = 0, kSparseCsr = 1 };
+  int8_t format = kDense;
+  int32_t dense_size = 0;
+  std::vector<int32_t> array_segments;
+  std::vector<int32_t> array_indices;
+};
+struct Sparsity {
+  std::vector<int32_t> traversal_order;
+  std::vector<int32_t> block_map;
+  std::vector<DimensionMetadata> dim_metadata;
+};
+
 struct Tensor {
   std::vector<int32_t> shape;
   std::vector<int32_t> shape_signature;  // empty when absent
@@ -93,6 +108,7 @@ struct Tensor {
   Quantization quantization;
   bool is_variable = false;
   bool is_sparse = false;
+  Sparsity sparsity;  // valid when is_sparse
   bool has_rank = false;
 };
 
@@ -207,6 +223,12 @@ struct Model {
 // checked against `size`. On failure returns false and sets `*error` to a message naming what is
 // wrong. `data` must outlive `*out` (the model refers to it).
 bool ParseModel(const uint8_t* data, size_t size, Model* out, std::string* error);
+
+// Expands the sparse constant tensor `t` (whose stored values are `values`, `value_bytes` long)
+// into dense row-major bytes. Every index is bounds-checked; returns false with a message on
+// inconsistent sparsity data.
+bool DensifyTensor(const Tensor& t, const uint8_t* values, size_t value_bytes, std::vector<uint8_t>* dense,
+                   std::string* error);
 
 // Semantic checks on a parsed model: tensor/buffer/opcode/subgraph indices in range, buffer
 // sizes consistent with shapes and types, quantization parameters consistent with shapes.

@@ -238,6 +238,7 @@ class Reader {
         !fb_.GetString(t, f::kTName, &tensor->name, &present, "Tensor.name") ||
         !fb_.GetBool(t, f::kTIsVariable, false, &tensor->is_variable, "Tensor.is_variable") ||
         !fb_.GetTable(t, f::kTSparsity, &sub, &tensor->is_sparse, "Tensor.sparsity") ||
+        (tensor->is_sparse && !ParseSparsity(sub, &tensor->sparsity)) ||
         !ReadScalarVector(t, f::kTShapeSignature, &tensor->shape_signature,
                           &tensor->has_shape_signature, "Tensor.shape_signature") ||
         !fb_.GetBool(t, f::kTHasRank, false, &tensor->has_rank, "Tensor.has_rank"))
@@ -264,6 +265,55 @@ class Reader {
                       "QuantizationParameters.quantized_dimension"))
         return false;
       qp.has_custom_details = details_type != 0;
+    }
+    return true;
+  }
+
+  // SparsityParameters: traversal_order 0, block_map 1, dim_metadata 2.
+  // DimensionMetadata: format 0, dense_size 1, array_segments (type 2, value 3),
+  // array_indices (type 4, value 5); SparseIndexVector = Int32Vector | Uint16Vector | Uint8Vector,
+  // each a table whose field 0 is `values`.
+  bool ParseSparsity(const FbTable& t, Sparsity* sp) {
+    bool present;
+    if (!ReadScalarVector(t, 0, &sp->traversal_order, &present, "SparsityParameters.traversal_order") ||
+        !ReadScalarVector(t, 1, &sp->block_map, &present, "SparsityParameters.block_map"))
+      return false;
+    FbVector dm;
+    if (!fb_.GetVector(t, 2, 4, &dm, &present, "SparsityParameters.dim_metadata")) return false;
+    if (!Charge(static_cast<uint64_t>(dm.count) * sizeof(DimensionMetadata))) return false;
+    sp->dim_metadata.resize(dm.count);
+    for (uint32_t i = 0; i < dm.count; ++i) {
+      FbTable d;
+      if (!fb_.VectorTable(dm, i, "DimensionMetadata", &d)) return false;
+      DimensionMetadata& m = sp->dim_metadata[i];
+      if (!fb_.GetI8(d, 0, 0, &m.format, "DimensionMetadata.format") ||
+          !fb_.GetI32(d, 1, 0, &m.dense_size, "DimensionMetadata.dense_size") ||
+          !ReadIndexVector(d, 2, &m.array_segments, "DimensionMetadata.array_segments") ||
+          !ReadIndexVector(d, 4, &m.array_indices, "DimensionMetadata.array_indices"))
+        return false;
+      if (m.format != DimensionMetadata::kDense && m.format != DimensionMetadata::kSparseCsr) {
+        return fb_.Fail("sparsity dimension " + std::to_string(i) + ": unknown format " + std::to_string(m.format));
+      }
+    }
+    return true;
+  }
+
+  bool ReadIndexVector(const FbTable& t, int type_id, std::vector<int32_t>* out, const char* name) {
+    uint8_t type;
+    if (!fb_.GetU8(t, type_id, 0, &type, name)) return false;
+    FbTable v;
+    bool present;
+    if (!fb_.GetTable(t, type_id + 1, &v, &present, name)) return false;
+    if (!present) return true;
+    FbVector vec;
+    uint32_t es = type == 1 ? 4 : type == 2 ? 2 : type == 3 ? 1 : 0;
+    if (es == 0) return fb_.Fail(std::string(name) + ": unknown index vector type " + std::to_string(type));
+    if (!fb_.GetVector(v, 0, es, &vec, &present, name)) return false;
+    if (!Charge(static_cast<uint64_t>(vec.count) * 4)) return false;
+    out->resize(vec.count);
+    for (uint32_t i = 0; i < vec.count; ++i) {
+      size_t p = vec.data + static_cast<size_t>(i) * es;
+      (*out)[i] = es == 4 ? fb_.Load<int32_t>(p) : es == 2 ? fb_.Load<uint16_t>(p) : fb_.Load<uint8_t>(p);
     }
     return true;
   }
