@@ -89,7 +89,11 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
                          float* output, ThreadPool* pool, std::string* error) {
 #if NNAPI_HAVE_XNNPACK
   std::lock_guard<std::mutex> lock(mutex_);
-  pthreadpool_t tp = xnnThreadPool(pool);
+  const XnnConvConfig& c = config_;
+  const double macs = static_cast<double>(batches) * height * width * c.kernelH * c.kernelW *
+                      c.groups * c.groupInputChannels * c.groupOutputChannels /
+                      (static_cast<double>(c.strideH) * c.strideW);
+  pthreadpool_t tp = xnnThreadPool(pool, macs);
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_convolution2d_nhwc_f32(asOp(op_), batches, height, width,
@@ -162,7 +166,10 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
                            ThreadPool* pool, std::string* error) {
 #if NNAPI_HAVE_XNNPACK
   std::lock_guard<std::mutex> lock(mutex_);
-  pthreadpool_t tp = xnnThreadPool(pool);
+  const XnnDeconvConfig& c = config_;
+  const double macs = static_cast<double>(batches) * height * width * c.kernelH * c.kernelW *
+                      c.groups * c.groupInputChannels * c.groupOutputChannels;
+  pthreadpool_t tp = xnnThreadPool(pool, macs);
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       adjustmentH != lastAdjH_ || adjustmentW != lastAdjW_ || input != lastInput_ ||
       output != lastOutput_ || tp != lastPool_) {
@@ -217,6 +224,8 @@ bool XnnFullyConnected::create(size_t inputChannels, size_t outputChannels, cons
     return false;
   }
   xnn_operator_t op = nullptr;
+  inputChannels_ = inputChannels;
+  outputChannels_ = outputChannels;
   const xnn_status s = xnn_create_fully_connected_nc_f32(inputChannels, outputChannels,
                                                          inputChannels, outputChannels, kernel,
                                                          bias, outputMin, outputMax, 0, &op);
@@ -239,7 +248,8 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
                             std::string* error) {
 #if NNAPI_HAVE_XNNPACK
   std::lock_guard<std::mutex> lock(mutex_);
-  pthreadpool_t tp = xnnThreadPool(pool);
+  pthreadpool_t tp = xnnThreadPool(
+      pool, static_cast<double>(batches) * inputChannels_ * outputChannels_);
   if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_fully_connected_nc_f32(asOp(op_), batches, input, output, tp);
     if (s != xnn_status_success) {

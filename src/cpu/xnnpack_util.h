@@ -33,8 +33,13 @@ struct XnnOperatorDeleter {
 };
 using XnnOperatorPtr = std::unique_ptr<xnn_operator, XnnOperatorDeleter>;
 
-inline pthreadpool_t xnnThreadPool(ThreadPool* pool) {
-  return pool != nullptr ? pool->handle() : nullptr;
+// Multiply-accumulates below which an operator runs on the calling thread: waking and joining
+// the workers costs more than the work (and, on an oversubscribed machine, the join waits for
+// a descheduled worker).
+constexpr double kMinParallelMacs = 400000.0;
+
+inline pthreadpool_t xnnThreadPool(ThreadPool* pool, double macs) {
+  return pool != nullptr && macs >= kMinParallelMacs ? pool->handle() : nullptr;
 }
 
 const char* xnnStatusName(xnn_status status);
@@ -131,6 +136,7 @@ class XnnFullyConnected {
  private:
   std::mutex mutex_;
   void* op_ = nullptr;
+  size_t inputChannels_ = 0, outputChannels_ = 0;
   size_t lastBatches_ = 0;
   const float* lastInput_ = nullptr;
   float* lastOutput_ = nullptr;
