@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,6 +31,18 @@
 using namespace nnapi_tflite;
 
 namespace {
+
+// mkdir -p: creates every missing component of `path`.
+bool MakeDirectories(const std::string& path) {
+  for (size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos != path.size() && path[pos] != '/') continue;
+    const std::string prefix = path.substr(0, pos);
+    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  }
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 
 constexpr const char* kReferenceDevice = "nnapi-cpu-reference";
 
@@ -692,7 +705,11 @@ int CmdRun(const Args& a) {
               a.devices.empty() ? "(runtime's choice)" : a.devices[0].c_str(), l.import_ms, compile_ms, run_ms);
   std::printf("inputs: %s\n", a.inputs.empty() ? ("deterministic random (seed " + std::to_string(a.seed) + ")").c_str() : "from .npy files");
   if (!a.output_dir.empty()) {
-    mkdir(a.output_dir.c_str(), 0755);
+    if (!MakeDirectories(a.output_dir)) {
+      fprintf(stderr, "nnapi: cannot create output directory %s: %s\n", a.output_dir.c_str(),
+              strerror(errno));
+      return 1;
+    }
     // The inputs are saved too, so a run with random inputs can be replayed elsewhere.
     for (size_t k = 0; k < g.inputs.size(); ++k) {
       const NnOperand& o = g.operands[g.inputs[k]];
