@@ -45,22 +45,42 @@ const char* xnnStatusName(xnn_status status) {
 #if NNAPI_HAVE_XNNPACK
 namespace {
 xnn_operator_t asOp(void* p) { return static_cast<xnn_operator_t>(p); }
+
+bool requireXnnpack(std::string* error) {
+  if (xnnpackAvailable()) return true;
+  *error = "XNNPACK unavailable";
+  return false;
+}
+
+// True on success; otherwise "<call>: <status>" goes to *error.
+bool xnnOk(xnn_status s, const char* call, std::string* error) {
+  if (s == xnn_status_success) return true;
+  *error = std::string(call) + ": " + xnnStatusName(s);
+  return false;
+}
+
+void deleteOperator(void* op) {
+  if (op) xnn_delete_operator(asOp(op));
+}
+
+// Takes ownership of a newly created operator, releasing the previous one.
+void replaceOperator(void** slot, xnn_operator_t op) {
+  deleteOperator(*slot);
+  *slot = op;
+}
 }  // namespace
 #endif
 
 XnnConvolution::~XnnConvolution() {
 #if NNAPI_HAVE_XNNPACK
-  if (op_) xnn_delete_operator(asOp(op_));
+  deleteOperator(op_);
 #endif
 }
 
 bool XnnConvolution::create(const XnnConvConfig& c, const float* kernel, const float* bias,
                             std::string* error) {
 #if NNAPI_HAVE_XNNPACK
-  if (!xnnpackAvailable()) {
-    *error = "XNNPACK unavailable";
-    return false;
-  }
+  if (!requireXnnpack(error)) return false;
   const size_t inStride = c.groups * c.groupInputChannels;
   const size_t outStride = c.groups * c.groupOutputChannels;
   xnn_operator_t op = nullptr;
@@ -69,12 +89,8 @@ bool XnnConvolution::create(const XnnConvConfig& c, const float* kernel, const f
       c.dilationH, c.dilationW, c.groups, c.groupInputChannels, c.groupOutputChannels, inStride,
       outStride, kernel, bias, c.outputMin, c.outputMax,
       c.depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &op);
-  if (s != xnn_status_success) {
-    *error = std::string("xnn_create_convolution2d_nhwc_f32: ") + xnnStatusName(s);
-    return false;
-  }
-  if (op_) xnn_delete_operator(asOp(op_));
-  op_ = op;
+  if (!xnnOk(s, "xnn_create_convolution2d_nhwc_f32", error)) return false;
+  replaceOperator(&op_, op);
   config_ = c;
   lastInput_ = nullptr;
   lastOutput_ = nullptr;
@@ -98,9 +114,8 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
       input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_convolution2d_nhwc_f32(asOp(op_), batches, height, width,
                                                           input, output, tp);
-    if (s != xnn_status_success) {
+    if (!xnnOk(s, "xnn_setup_convolution2d_nhwc_f32", error)) {
       lastInput_ = nullptr;
-      *error = std::string("xnn_setup_convolution2d_nhwc_f32: ") + xnnStatusName(s);
       return false;
     }
     lastBatches_ = batches;
@@ -110,12 +125,7 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
     lastOutput_ = output;
     lastPool_ = tp;
   }
-  const xnn_status s = xnn_run_operator(asOp(op_), tp);
-  if (s != xnn_status_success) {
-    *error = std::string("xnn_run_operator: ") + xnnStatusName(s);
-    return false;
-  }
-  return true;
+  return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   *error = "built without XNNPACK";
   return false;
@@ -124,17 +134,14 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
 
 XnnDeconvolution::~XnnDeconvolution() {
 #if NNAPI_HAVE_XNNPACK
-  if (op_) xnn_delete_operator(asOp(op_));
+  deleteOperator(op_);
 #endif
 }
 
 bool XnnDeconvolution::create(const XnnDeconvConfig& c, const float* kernel, const float* bias,
                               std::string* error) {
 #if NNAPI_HAVE_XNNPACK
-  if (!xnnpackAvailable()) {
-    *error = "XNNPACK unavailable";
-    return false;
-  }
+  if (!requireXnnpack(error)) return false;
   const size_t inStride = c.groups * c.groupInputChannels;
   const size_t outStride = c.groups * c.groupOutputChannels;
   xnn_operator_t op = nullptr;
@@ -142,12 +149,8 @@ bool XnnDeconvolution::create(const XnnDeconvConfig& c, const float* kernel, con
       c.padTop, c.padRight, c.padBottom, c.padLeft, c.kernelH, c.kernelW, c.strideH, c.strideW,
       /*dilation_height=*/1, /*dilation_width=*/1, c.groups, c.groupInputChannels,
       c.groupOutputChannels, inStride, outStride, kernel, bias, c.outputMin, c.outputMax, 0, &op);
-  if (s != xnn_status_success) {
-    *error = std::string("xnn_create_deconvolution2d_nhwc_f32: ") + xnnStatusName(s);
-    return false;
-  }
-  if (op_) xnn_delete_operator(asOp(op_));
-  op_ = op;
+  if (!xnnOk(s, "xnn_create_deconvolution2d_nhwc_f32", error)) return false;
+  replaceOperator(&op_, op);
   config_ = c;
   lastInput_ = nullptr;
   lastOutput_ = nullptr;
@@ -175,9 +178,8 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
       output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_deconvolution2d_nhwc_f32(
         asOp(op_), batches, height, width, adjustmentH, adjustmentW, input, output, tp);
-    if (s != xnn_status_success) {
+    if (!xnnOk(s, "xnn_setup_deconvolution2d_nhwc_f32", error)) {
       lastInput_ = nullptr;
-      *error = std::string("xnn_setup_deconvolution2d_nhwc_f32: ") + xnnStatusName(s);
       return false;
     }
     lastBatches_ = batches;
@@ -189,12 +191,7 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
     lastOutput_ = output;
     lastPool_ = tp;
   }
-  const xnn_status s = xnn_run_operator(asOp(op_), tp);
-  if (s != xnn_status_success) {
-    *error = std::string("xnn_run_operator: ") + xnnStatusName(s);
-    return false;
-  }
-  return true;
+  return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   (void)batches;
   (void)height;
@@ -211,7 +208,7 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
 
 XnnFullyConnected::~XnnFullyConnected() {
 #if NNAPI_HAVE_XNNPACK
-  if (op_) xnn_delete_operator(asOp(op_));
+  deleteOperator(op_);
 #endif
 }
 
@@ -219,22 +216,15 @@ bool XnnFullyConnected::create(size_t inputChannels, size_t outputChannels, cons
                                const float* bias, float outputMin, float outputMax,
                                std::string* error) {
 #if NNAPI_HAVE_XNNPACK
-  if (!xnnpackAvailable()) {
-    *error = "XNNPACK unavailable";
-    return false;
-  }
+  if (!requireXnnpack(error)) return false;
   xnn_operator_t op = nullptr;
   inputChannels_ = inputChannels;
   outputChannels_ = outputChannels;
   const xnn_status s = xnn_create_fully_connected_nc_f32(inputChannels, outputChannels,
                                                          inputChannels, outputChannels, kernel,
                                                          bias, outputMin, outputMax, 0, &op);
-  if (s != xnn_status_success) {
-    *error = std::string("xnn_create_fully_connected_nc_f32: ") + xnnStatusName(s);
-    return false;
-  }
-  if (op_) xnn_delete_operator(asOp(op_));
-  op_ = op;
+  if (!xnnOk(s, "xnn_create_fully_connected_nc_f32", error)) return false;
+  replaceOperator(&op_, op);
   lastInput_ = nullptr;
   lastOutput_ = nullptr;
   return true;
@@ -252,9 +242,8 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
       pool, static_cast<double>(batches) * inputChannels_ * outputChannels_);
   if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_fully_connected_nc_f32(asOp(op_), batches, input, output, tp);
-    if (s != xnn_status_success) {
+    if (!xnnOk(s, "xnn_setup_fully_connected_nc_f32", error)) {
       lastInput_ = nullptr;
-      *error = std::string("xnn_setup_fully_connected_nc_f32: ") + xnnStatusName(s);
       return false;
     }
     lastBatches_ = batches;
@@ -262,16 +251,21 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
     lastOutput_ = output;
     lastPool_ = tp;
   }
-  const xnn_status s = xnn_run_operator(asOp(op_), tp);
-  if (s != xnn_status_success) {
-    *error = std::string("xnn_run_operator: ") + xnnStatusName(s);
-    return false;
-  }
-  return true;
+  return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   *error = "built without XNNPACK";
   return false;
 #endif
+}
+
+bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
+  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
+         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
+         a.strideH == b.strideH && a.strideW == b.strideW && a.dilationH == b.dilationH &&
+         a.dilationW == b.dilationW && a.groups == b.groups &&
+         a.groupInputChannels == b.groupInputChannels &&
+         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
+         a.outputMax == b.outputMax && a.depthwise == b.depthwise;
 }
 
 }  // namespace nn

@@ -56,6 +56,9 @@ struct XnnConvConfig {
   bool depthwise = false;
 };
 
+// Every field equal: an operator created for `a` can serve `b`.
+bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b);
+
 class XnnConvolution {
  public:
   XnnConvolution() = default;

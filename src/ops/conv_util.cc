@@ -87,11 +87,76 @@ bool parseSignature(uint32_t numInputs, bool depthwise, OperandType splitType, S
   return true;
 }
 
-namespace {
-
-bool isQuant8(OperandType t) {
+bool isQuant(OperandType t) {
   return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 }
+
+bool constantInput(const OpContext& ctx, uint32_t i) {
+  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
+}
+
+Status checkDataType(ValidationContext& c, OperandType inType) {
+  switch (inType) {
+    case OperandType::TENSOR_FLOAT32:
+    case OperandType::TENSOR_QUANT8_ASYMM:
+      break;
+    case OperandType::TENSOR_FLOAT16:
+      c.requireFeatureLevel(kFeatureLevel3);
+      break;
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+      c.requireFeatureLevel(kFeatureLevel4);
+      break;
+    default:
+      return c.fail(
+          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
+          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
+          toString(inType));
+  }
+  return kOk;
+}
+
+Status checkFilterType(ValidationContext& c, OperandType inType, bool* perChannel) {
+  const bool quant = isQuant(inType);
+  const OperandType filterType = c.inputType(1);
+  *perChannel = quant && filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  if (*perChannel) {
+    c.requireFeatureLevel(kFeatureLevel3);
+  } else if (filterType != inType) {
+    return c.fail("input 1 (filter): expected %s%s, got %s", toString(inType),
+                  quant ? " or TENSOR_QUANT8_SYMM_PER_CHANNEL" : "", toString(filterType));
+  }
+  return kOk;
+}
+
+Status checkPerChannelFilter(ValidationContext& c, uint32_t channelDim, const char* channelWord) {
+  const Operand& filter = c.input(1);
+  if (!filter.channelQuant)
+    return c.fail("input 1 (filter): TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel scales");
+  if (filter.channelQuant->channelDim != channelDim)
+    return c.fail("input 1 (filter): per-channel quantization dimension must be %u, got %u",
+                  channelDim, filter.channelQuant->channelDim);
+  if (filter.dimensions.size() == 4 && filter.dimensions[channelDim] != 0 &&
+      filter.channelQuant->scales.size() != filter.dimensions[channelDim])
+    return c.fail("input 1 (filter): %zu per-channel scales for %u %s",
+                  filter.channelQuant->scales.size(), filter.dimensions[channelDim], channelWord);
+  return kOk;
+}
+
+Status validateTensorOperands(ValidationContext& c) {
+  const OperandType inType = c.inputType(0);
+  NN_RETURN_IF_ERROR(checkDataType(c, inType));
+  bool perChannel = false;
+  NN_RETURN_IF_ERROR(checkFilterType(c, inType, &perChannel));
+  NN_RETURN_IF_ERROR(c.checkInputType(2, isQuant(inType) ? OperandType::TENSOR_INT32 : inType));
+  NN_RETURN_IF_ERROR(c.checkOutputTypes({inType}));
+  NN_RETURN_IF_ERROR(c.checkInputRank(0, 4));
+  NN_RETURN_IF_ERROR(c.checkInputRank(1, 4));
+  NN_RETURN_IF_ERROR(c.checkInputRank(2, 1));
+  if (perChannel) return checkPerChannelFilter(c, 0, "output channels");
+  return kOk;
+}
+
+namespace {
 
 Status checkScalarValue(ValidationContext& c, int32_t index, const char* what, int32_t minValue) {
   if (index < 0 || c.isOmitted(index)) return kOk;
@@ -116,31 +181,10 @@ Status validateConv(ValidationContext& c, bool depthwise) {
     return c.fail("%s", error.c_str());
 
   const OperandType inType = c.inputType(0);
-  switch (inType) {
-    case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_QUANT8_ASYMM:
-      break;
-    case OperandType::TENSOR_FLOAT16:
-      c.requireFeatureLevel(kFeatureLevel3);
-      break;
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      c.requireFeatureLevel(kFeatureLevel4);
-      break;
-    default:
-      return c.fail(
-          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
-          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
-          toString(inType));
-  }
-  const bool quant = isQuant8(inType);
-  const OperandType filterType = c.inputType(1);
-  const bool perChannel = quant && filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
-  if (perChannel) {
-    c.requireFeatureLevel(kFeatureLevel3);
-  } else if (filterType != inType) {
-    return c.fail("input 1 (filter): expected %s%s, got %s", toString(inType),
-                  quant ? " or TENSOR_QUANT8_SYMM_PER_CHANNEL" : "", toString(filterType));
-  }
+  NN_RETURN_IF_ERROR(checkDataType(c, inType));
+  const bool quant = isQuant(inType);
+  bool perChannel = false;
+  NN_RETURN_IF_ERROR(checkFilterType(c, inType, &perChannel));
   if (c.isOmitted(0) || c.isOmitted(1) || c.isOmitted(2))
     return c.fail("inputs 0 (input), 1 (filter) and 2 (bias) are required");
   NN_RETURN_IF_ERROR(c.checkInputType(2, quant ? OperandType::TENSOR_INT32 : inType));
@@ -189,16 +233,7 @@ Status validateConv(ValidationContext& c, bool depthwise) {
   const Operand& filter = c.input(1);
   const Operand& output = c.output(0);
   if (perChannel) {
-    const uint32_t wantDim = depthwise ? 3 : 0;
-    if (!filter.channelQuant)
-      return c.fail("input 1 (filter): TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel scales");
-    if (filter.channelQuant->channelDim != wantDim)
-      return c.fail("input 1 (filter): per-channel quantization dimension must be %u, got %u",
-                    wantDim, filter.channelQuant->channelDim);
-    if (filter.dimensions.size() == 4 && filter.dimensions[wantDim] != 0 &&
-        filter.channelQuant->scales.size() != filter.dimensions[wantDim])
-      return c.fail("input 1 (filter): %zu per-channel scales for %u channels",
-                    filter.channelQuant->scales.size(), filter.dimensions[wantDim]);
+    NN_RETURN_IF_ERROR(checkPerChannelFilter(c, depthwise ? 3 : 0, "channels"));
   } else if (quant) {
     // Before feature level 3 the output scale had to exceed input.scale * filter.scale.
     if (!(output.scale > input.scale * filter.scale)) c.requireFeatureLevel(kFeatureLevel3);
@@ -369,6 +404,54 @@ bool computeQuantParams(const Shape& input, const Shape& filter, const Shape& bi
     q->shift[c] = shift;
   }
   return true;
+}
+
+Status quantParamsFor(OpContext& ctx, int32_t activation, uint32_t outChannels, QuantParams* q) {
+  std::string error;
+  if (!computeQuantParams(ctx.inputShape(0), ctx.inputShape(1), ctx.inputShape(2),
+                          ctx.outputShape(0), activation, outChannels, q, &error))
+    return ctx.fail("%s", error.c_str());
+  return kOk;
+}
+
+Status cachedQuantParams(OpContext& ctx, int32_t activation, uint32_t outChannels,
+                         const QuantParams* cached, QuantParams* local, const QuantParams** q) {
+  if (cached != nullptr) {
+    *q = cached;
+    return kOk;
+  }
+  *q = local;
+  return quantParamsFor(ctx, activation, outChannels, local);
+}
+
+Status finishPrepare(OpContext& ctx, const Geometry& g) {
+  if (isQuant(ctx.inputType(0))) {
+    QuantParams q;
+    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g.p.activation, g.outC, &q));
+  }
+  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
+  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+}
+
+XnnConvConfig xnnConvConfig(const Geometry& g, uint32_t groups, size_t groupInputChannels,
+                            size_t groupOutputChannels, bool depthwise) {
+  XnnConvConfig c;
+  c.padTop = static_cast<uint32_t>(g.p.padTop);
+  c.padRight = static_cast<uint32_t>(g.p.padRight);
+  c.padBottom = static_cast<uint32_t>(g.p.padBottom);
+  c.padLeft = static_cast<uint32_t>(g.p.padLeft);
+  c.kernelH = g.filterH;
+  c.kernelW = g.filterW;
+  c.strideH = static_cast<uint32_t>(g.p.strideH);
+  c.strideW = static_cast<uint32_t>(g.p.strideW);
+  c.dilationH = static_cast<uint32_t>(g.p.dilationH);
+  c.dilationW = static_cast<uint32_t>(g.p.dilationW);
+  c.groups = groups;
+  c.groupInputChannels = groupInputChannels;
+  c.groupOutputChannels = groupOutputChannels;
+  c.depthwise = depthwise;
+  activationRangeFloat(g.p.activation, &c.outputMin, &c.outputMax);
+  return c;
 }
 
 // =========================================================================================

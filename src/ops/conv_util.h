@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cpu/thread_pool.h"
+#include "cpu/xnnpack_util.h"
 #include "ops/common.h"
 #include "ops/operation.h"
 
@@ -37,6 +38,29 @@ bool parseSignature(uint32_t numInputs, bool depthwise, OperandType splitType, S
                     std::string* error);
 
 Status validateConv(ValidationContext& c, bool depthwise);
+
+// ---- pieces shared by the whole convolution family -----------------------------------------
+// (CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D, TRANSPOSE_CONV_2D, FULLY_CONNECTED; input 0 is
+// the data, 1 the filter/weights, 2 the bias, output 0 the result.)
+
+bool isQuant(OperandType t);  // TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED
+
+// A constant input whose value and shape are both known (so weights can be packed once).
+bool constantInput(const OpContext& ctx, uint32_t i);
+
+// Input 0 must be float32/float16/quant8 asymm (signed needs FL4, float16 FL3).
+Status checkDataType(ValidationContext& c, OperandType inType);
+
+// Filter (input 1) must have the input's type, or be per-channel for quant8 inputs (FL3).
+Status checkFilterType(ValidationContext& c, OperandType inType, bool* perChannel);
+
+// A per-channel filter needs scales along `channelDim`, one per channel. `channelWord`
+// ("channels" / "output channels") only shapes the message.
+Status checkPerChannelFilter(ValidationContext& c, uint32_t channelDim, const char* channelWord);
+
+// The operand checks of GROUPED_CONV_2D and TRANSPOSE_CONV_2D: types of input/filter/bias/
+// output, ranks 4/4/1, per-channel scales along dimension 0.
+Status validateTensorOperands(ValidationContext& c);
 
 // ---- geometry ----------------------------------------------------------------------------
 
@@ -115,6 +139,17 @@ bool computeQuantParams(const Shape& input, const Shape& filter, const Shape& bi
                         const Shape& output, int32_t activation, uint32_t outChannels,
                         QuantParams* q, std::string* error);
 
+// computeQuantParams for inputs 0/1/2 and output 0 of ctx; failures become ctx.fail.
+Status quantParamsFor(OpContext& ctx, int32_t activation, uint32_t outChannels, QuantParams* q);
+
+// Points *q at `cached` when there is one, else computes into *local.
+Status cachedQuantParams(OpContext& ctx, int32_t activation, uint32_t outChannels,
+                         const QuantParams* cached, QuantParams* local, const QuantParams** q);
+
+// The end of prepare() for the 4-D convolutions: checks the quantization parameters of quant8
+// signatures and sets output 0 to g's output shape in the operand's layout.
+Status finishPrepare(OpContext& ctx, const Geometry& g);
+
 // Fixed-point requantization identical to multiplyByQuantizedMultiplier, written without
 // branches so loops over it vectorize. (With a positive Q31 multiplier the rounding
 // high-multiply's "nudge then truncate" equals an arithmetic shift of ab + 2^30.)
@@ -129,6 +164,11 @@ inline int32_t requantize(int32_t x, int32_t multiplier, int32_t shift) {
   const int32_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
   return (high >> right) + (remainder > threshold ? 1 : 0);
 }
+
+// XNNPACK convolution parameters for g (padding, kernel, strides, dilation, activation
+// bounds) with the given channel grouping.
+XnnConvConfig xnnConvConfig(const Geometry& g, uint32_t groups, size_t groupInputChannels,
+                            size_t groupOutputChannels, bool depthwise);
 
 // ---- layout ------------------------------------------------------------------------------
 

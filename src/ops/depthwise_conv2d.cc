@@ -33,63 +33,25 @@ struct DepthwiseState : public OpState {
   XnnConvolution xnn;
 };
 
-bool isQuant(OperandType t) {
-  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
-bool constantInput(const OpContext& ctx, uint32_t i) {
-  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
-}
+using conv::constantInput;
+using conv::isQuant;
 
 XnnConvConfig xnnConfig(const Geometry& g) {
-  XnnConvConfig c;
-  c.padTop = g.p.padTop;
-  c.padRight = g.p.padRight;
-  c.padBottom = g.p.padBottom;
-  c.padLeft = g.p.padLeft;
-  c.kernelH = g.filterH;
-  c.kernelW = g.filterW;
-  c.strideH = g.p.strideH;
-  c.strideW = g.p.strideW;
-  c.dilationH = g.p.dilationH;
-  c.dilationW = g.p.dilationW;
-  c.groups = g.inC;
-  c.groupInputChannels = 1;
-  c.groupOutputChannels = static_cast<size_t>(g.p.depthMultiplier);
-  c.depthwise = true;
-  activationRangeFloat(g.p.activation, &c.outputMin, &c.outputMax);
-  return c;
-}
-
-bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
-  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
-         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
-         a.strideH == b.strideH && a.strideW == b.strideW && a.dilationH == b.dilationH &&
-         a.dilationW == b.dilationW && a.groups == b.groups &&
-         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
-         a.outputMax == b.outputMax;
+  return conv::xnnConvConfig(g, g.inC, 1, static_cast<size_t>(g.p.depthMultiplier),
+                             /*depthwise=*/true);
 }
 
 Status validate(ValidationContext& c) { return conv::validateConv(c, kDepthwise); }
 
 Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
-  std::string error;
-  if (!conv::computeQuantParams(ctx.inputShape(0), ctx.inputShape(1), ctx.inputShape(2),
-                                ctx.outputShape(0), g.p.activation, g.outC, q, &error))
-    return ctx.fail("%s", error.c_str());
-  return kOk;
+  return conv::quantParamsFor(ctx, g.p.activation, g.outC, q);
 }
 
 Status prepare(OpContext& ctx) {
   Geometry g;
   const Status s = conv::resolveGeometry(ctx, kDepthwise, &g);
   if (s != kOk) return s;
-  if (isQuant(ctx.inputType(0))) {
-    QuantParams q;
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
-  }
-  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
-  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+  return conv::finishPrepare(ctx, g);
 }
 
 void packQuantFilter(OpContext& ctx, const Geometry& g, conv::PackedDepthwiseFilter* out) {
@@ -181,12 +143,10 @@ Status executeFloat16(OpContext& ctx, const Geometry& g, DepthwiseState* st, con
 Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const void* in,
                     void* out) {
   QuantParams local;
-  const QuantParams* q = &local;
-  if (st != nullptr && st->quantReady) {
-    q = &st->quant;
-  } else {
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &local));
-  }
+  const QuantParams* q = nullptr;
+  NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
+                                             st != nullptr && st->quantReady ? &st->quant : nullptr,
+                                             &local, &q));
   const OperandType type = ctx.inputType(0);
   const OperandType filterType = ctx.inputType(1);
   const int32_t* bias = ctx.input<int32_t>(2);

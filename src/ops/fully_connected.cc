@@ -32,34 +32,14 @@ struct FcState : public OpState {
   XnnFullyConnected xnn;
 };
 
-bool isQuant(OperandType t) {
-  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
-bool constantInput(const OpContext& ctx, uint32_t i) {
-  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
-}
+using conv::constantInput;
+using conv::isQuant;
 
 Status validate(ValidationContext& c) {
   NN_RETURN_IF_ERROR(c.checkInputCount(4, 4));
   NN_RETURN_IF_ERROR(c.checkOutputCount(1));
   const OperandType type = c.inputType(kInput);
-  switch (type) {
-    case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_QUANT8_ASYMM:
-      break;
-    case OperandType::TENSOR_FLOAT16:
-      c.requireFeatureLevel(kFeatureLevel3);
-      break;
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      c.requireFeatureLevel(kFeatureLevel4);
-      break;
-    default:
-      return c.fail(
-          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
-          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
-          toString(type));
-  }
+  NN_RETURN_IF_ERROR(conv::checkDataType(c, type));
   for (uint32_t i = 0; i < 4; ++i)
     if (c.isOmitted(i)) return c.fail("input %u is required", i);
   NN_RETURN_IF_ERROR(c.checkInputTypes(
@@ -115,12 +95,7 @@ Status resolve(OpContext& ctx, FcShape* s) {
 }
 
 Status quantParamsFor(OpContext& ctx, const FcShape& s, QuantParams* q) {
-  std::string error;
-  if (!conv::computeQuantParams(ctx.inputShape(kInput), ctx.inputShape(kWeights),
-                                ctx.inputShape(kBias), ctx.outputShape(0), s.activation, s.units,
-                                q, &error))
-    return ctx.fail("%s", error.c_str());
-  return kOk;
+  return conv::quantParamsFor(ctx, s.activation, s.units, q);
 }
 
 Status prepare(OpContext& ctx) {
@@ -226,12 +201,10 @@ Status executeFloat(OpContext& ctx, const FcShape& s, FcState* st, const float* 
 
 Status executeQuant(OpContext& ctx, const FcShape& s, FcState* st) {
   QuantParams local;
-  const QuantParams* q = &local;
-  if (st != nullptr && st->quantReady) {
-    q = &st->quant;
-  } else {
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, s, &local));
-  }
+  const QuantParams* q = nullptr;
+  NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, s.activation, s.units,
+                                             st != nullptr && st->quantReady ? &st->quant : nullptr,
+                                             &local, &q));
   const bool signedData = ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   const int32_t* bias = ctx.input<int32_t>(kBias);
   if (ctx.useReferenceKernels()) {

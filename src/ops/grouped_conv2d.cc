@@ -26,13 +26,8 @@ using conv::QuantParams;
 constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
 constexpr uint32_t kExplicitCount = 12, kImplicitCount = 9;
 
-bool isQuant(OperandType t) {
-  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
-bool constantInput(const OpContext& ctx, uint32_t i) {
-  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
-}
+using conv::constantInput;
+using conv::isQuant;
 
 // Where each scalar sits in the two forms.
 struct Layout {
@@ -62,44 +57,7 @@ Status validate(ValidationContext& c) {
                   kExplicitCount, kImplicitCount, n);
   const Layout l = layoutFor(n);
   c.requireFeatureLevel(kFeatureLevel3);
-  const OperandType inType = c.inputType(kInput);
-  switch (inType) {
-    case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_FLOAT16:
-    case OperandType::TENSOR_QUANT8_ASYMM:
-      break;
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      c.requireFeatureLevel(kFeatureLevel4);
-      break;
-    default:
-      return c.fail(
-          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
-          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
-          toString(inType));
-  }
-  const bool quant = isQuant(inType);
-  const OperandType filterType = c.inputType(kFilter);
-  const bool perChannel = quant && filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
-  if (!perChannel && filterType != inType)
-    return c.fail("input 1 (filter): expected %s%s, got %s", toString(inType),
-                  quant ? " or TENSOR_QUANT8_SYMM_PER_CHANNEL" : "", toString(filterType));
-  NN_RETURN_IF_ERROR(c.checkInputType(kBias, quant ? OperandType::TENSOR_INT32 : inType));
-  NN_RETURN_IF_ERROR(c.checkOutputTypes({inType}));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kInput, 4));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kFilter, 4));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kBias, 1));
-  if (perChannel) {
-    const Operand& filter = c.input(kFilter);
-    if (!filter.channelQuant)
-      return c.fail("input 1 (filter): TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel scales");
-    if (filter.channelQuant->channelDim != 0)
-      return c.fail("input 1 (filter): per-channel quantization dimension must be 0, got %u",
-                    filter.channelQuant->channelDim);
-    if (filter.dimensions.size() == 4 && filter.dimensions[0] != 0 &&
-        filter.channelQuant->scales.size() != filter.dimensions[0])
-      return c.fail("input 1 (filter): %zu per-channel scales for %u output channels",
-                    filter.channelQuant->scales.size(), filter.dimensions[0]);
-  }
+  NN_RETURN_IF_ERROR(conv::validateTensorOperands(c));
   for (uint32_t i = 3; i < l.layout; ++i)
     NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::INT32));
   NN_RETURN_IF_ERROR(c.checkInputType(l.layout, OperandType::BOOL));
@@ -220,25 +178,14 @@ Geometry groupGeometry(const GroupedGeometry& gg) {
 }
 
 Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
-  std::string error;
-  if (!conv::computeQuantParams(ctx.inputShape(kInput), ctx.inputShape(kFilter),
-                                ctx.inputShape(kBias), ctx.outputShape(0), g.p.activation, g.outC,
-                                q, &error))
-    return ctx.fail("%s", error.c_str());
-  return kOk;
+  return conv::quantParamsFor(ctx, g.p.activation, g.outC, q);
 }
 
 Status prepare(OpContext& ctx) {
   GroupedGeometry gg;
   const Status s = resolveGeometry(ctx, &gg);
   if (s != kOk) return s;
-  const Geometry& g = gg.g;
-  if (isQuant(ctx.inputType(kInput))) {
-    QuantParams q;
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
-  }
-  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
-  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+  return conv::finishPrepare(ctx, gg.g);
 }
 
 // ---- reference kernels (NHWC) ----------------------------------------------------------
@@ -363,30 +310,7 @@ struct GroupedState : public OpState {
 };
 
 XnnConvConfig xnnConfig(const GroupedGeometry& gg) {
-  const Geometry& g = gg.g;
-  XnnConvConfig c;
-  c.padTop = static_cast<uint32_t>(g.p.padTop);
-  c.padRight = static_cast<uint32_t>(g.p.padRight);
-  c.padBottom = static_cast<uint32_t>(g.p.padBottom);
-  c.padLeft = static_cast<uint32_t>(g.p.padLeft);
-  c.kernelH = g.filterH;
-  c.kernelW = g.filterW;
-  c.strideH = static_cast<uint32_t>(g.p.strideH);
-  c.strideW = static_cast<uint32_t>(g.p.strideW);
-  c.groups = gg.groups;
-  c.groupInputChannels = gg.groupIn;
-  c.groupOutputChannels = gg.groupOut;
-  activationRangeFloat(g.p.activation, &c.outputMin, &c.outputMax);
-  return c;
-}
-
-bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
-  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
-         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
-         a.strideH == b.strideH && a.strideW == b.strideW && a.groups == b.groups &&
-         a.groupInputChannels == b.groupInputChannels &&
-         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
-         a.outputMax == b.outputMax;
+  return conv::xnnConvConfig(gg.g, gg.groups, gg.groupIn, gg.groupOut, /*depthwise=*/false);
 }
 
 // Splits whole-tensor quantization parameters into one set per group.

@@ -2,56 +2,22 @@
 // row-major input order (float: in float32; 8-bit: exact int32 sum), then divides by the
 // number of reduced elements (8-bit: integer division rounding down). Input and output
 // must share the quantization (per the spec), so no requantization is involved.
-#include "ops/shape_util.h"
+#include "ops/reduce_util.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
+using namespace reduce_ops;
 
 Status validateMean(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(3, 3));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  c.requireFeatureLevel(kFeatureLevel2);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(
-      c, 0, {{kF32, kFeatureLevel2}, {kQ8, kFeatureLevel2}, {kF16, kFeatureLevel3},
-             {kQ8S, kFeatureLevel4}}));
-  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(0, 4));
-  NN_RETURN_IF_ERROR(requirePresent(c, 1));
-  NN_RETURN_IF_ERROR(c.checkInputType(1, kI32));
-  NN_RETURN_IF_ERROR(c.checkInputRank(1, 1));
-  NN_RETURN_IF_ERROR(requirePresent(c, 2));
-  NN_RETURN_IF_ERROR(c.checkInputType(2, OperandType::INT32));
-  NN_RETURN_IF_ERROR(checkOutputLikeInput(c, 0, 0));
-  const int32_t rank = static_cast<int32_t>(c.input(0).dimensions.size());
-  if (rank > 0) {
-    if (const void* p = c.constantData(1)) {
-      const size_t n = c.input(1).location.length / sizeof(int32_t);
-      for (size_t i = 0; i < n; ++i) {
-        int32_t v;
-        memcpy(&v, static_cast<const uint8_t*>(p) + i * 4, 4);
-        if (v < -rank || v >= rank)
-          return c.fail("input 1 (axes): entry %zu is %d, out of range [%d, %d)", i, v, -rank,
-                        rank);
-      }
-    }
-  }
-  return kOk;
+  NN_RETURN_IF_ERROR(validateDataTensorOp(c, 3, 3));
+  return validateAxesInputs(c, OperandType::INT32);
 }
 
 // reduced[i] is true for every input dimension being averaged.
 Status resolveAxes(OpContext& ctx, std::vector<bool>* reduced, bool* keepDims) {
-  if (!ctx.hasInputData(1) || !ctx.hasInputData(2)) return kDeferred;
-  const int32_t rank = static_cast<int32_t>(ctx.inputShape(0).rank());
-  if (rank > 4) return ctx.fail("input 0: rank %d exceeds the maximum 4", rank);
-  if (ctx.inputShape(1).rank() != 1)
-    return ctx.fail("input 1 (axes): expected a 1-D tensor, got rank %u", ctx.inputShape(1).rank());
-  reduced->assign(rank, false);
-  for (int32_t a : readInt32Vector(ctx, 1)) {
-    if (a < -rank || a >= rank)
-      return ctx.fail("input 1 (axes): axis %d is out of range [%d, %d)", a, -rank, rank);
-    (*reduced)[a < 0 ? a + rank : a] = true;  // duplicates collapse
-  }
+  NN_RETURN_IF_ERROR(resolveReducedAxes(ctx, reduced));
   *keepDims = ctx.scalar<int32_t>(2) > 0;
   return kOk;
 }
@@ -60,14 +26,7 @@ Status prepareMean(OpContext& ctx) {
   std::vector<bool> reduced;
   bool keepDims = false;
   NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
-  const Dims& in = ctx.inputShape(0).dims;
-  Dims out;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (!reduced[i]) out.push_back(in[i]);
-    else if (keepDims) out.push_back(1);
-  }
-  if (out.empty()) out.push_back(1);
-  return ctx.setOutputDims(0, std::move(out));
+  return setReducedOutputDims(ctx, reduced, keepDims);
 }
 
 // Walks the input in row-major order; outStride[k] is 0 for reduced dimensions.

@@ -1,7 +1,7 @@
 // PAD with the logical zero (0.0, or the zero point for 8-bit asymmetric tensors).
 // Each input row (innermost dimension) lands in the output with one memcpy; only the
 // padding regions are filled.
-#include "ops/shape_util.h"
+#include "ops/reduce_util.h"
 
 namespace nn {
 namespace {
@@ -9,13 +9,7 @@ namespace {
 using namespace shape_ops;
 
 Status validatePad(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(2, 2));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  c.requireFeatureLevel(kFeatureLevel2);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(
-      c, 0, {{kF32, kFeatureLevel2}, {kQ8, kFeatureLevel2}, {kF16, kFeatureLevel3},
-             {kQ8S, kFeatureLevel4}}));
-  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(0, 4));
+  NN_RETURN_IF_ERROR(reduce_ops::validateDataTensorOp(c, 2, 2));
   NN_RETURN_IF_ERROR(requirePresent(c, 1));
   NN_RETURN_IF_ERROR(c.checkInputType(1, kI32));
   NN_RETURN_IF_ERROR(c.checkInputRank(1, 2));

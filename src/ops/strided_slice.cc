@@ -1,7 +1,7 @@
 // STRIDED_SLICE with TensorFlow semantics: negative indices count from the end,
 // out-of-range begin/end are clamped, masks select the full range, negative strides walk
 // backwards, and shrink_axis_mask drops dimensions that must select exactly one element.
-#include "ops/shape_util.h"
+#include "ops/reduce_util.h"
 
 namespace nn {
 namespace {
@@ -9,13 +9,7 @@ namespace {
 using namespace shape_ops;
 
 Status validateStridedSlice(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(7, 7));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  c.requireFeatureLevel(kFeatureLevel2);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(
-      c, 0, {{kF32, kFeatureLevel2}, {kQ8, kFeatureLevel2}, {kF16, kFeatureLevel3},
-             {kQ8S, kFeatureLevel4}}));
-  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(0, 4));
+  NN_RETURN_IF_ERROR(reduce_ops::validateDataTensorOp(c, 7, 7));
   for (uint32_t i = 1; i <= 3; ++i) {
     NN_RETURN_IF_ERROR(requirePresent(c, i));
     NN_RETURN_IF_ERROR(c.checkInputType(i, kI32));

@@ -2,7 +2,7 @@
 // merges input dimensions that stay adjacent), then either copies contiguous inner runs
 // with memcpy or does a cache-tiled 2-D transpose per outer slab. The reference device
 // uses a plain per-element index mapping.
-#include "ops/shape_util.h"
+#include "ops/reduce_util.h"
 
 namespace nn {
 namespace {
@@ -10,13 +10,7 @@ namespace {
 using namespace shape_ops;
 
 Status validateTranspose(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(1, 2));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  c.requireFeatureLevel(kFeatureLevel2);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(
-      c, 0, {{kF32, kFeatureLevel2}, {kQ8, kFeatureLevel2}, {kF16, kFeatureLevel3},
-             {kQ8S, kFeatureLevel4}}));
-  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(0, 4));
+  NN_RETURN_IF_ERROR(reduce_ops::validateDataTensorOp(c, 1, 2));
   if (hasOptionalInput(c, 1)) {
     NN_RETURN_IF_ERROR(c.checkInputType(1, kI32));
     NN_RETURN_IF_ERROR(c.checkInputRank(1, 1));

@@ -31,13 +31,8 @@ using conv::QuantParams;
 constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
 constexpr uint32_t kExplicitCount = 11, kImplicitCount = 9;
 
-bool isQuant(OperandType t) {
-  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
-bool constantInput(const OpContext& ctx, uint32_t i) {
-  return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
-}
+using conv::constantInput;
+using conv::isQuant;
 
 // ---- validation -----------------------------------------------------------------------
 
@@ -56,44 +51,7 @@ Status validate(ValidationContext& c) {
                   kExplicitCount, kImplicitCount, n);
   const bool explicitPadding = n == kExplicitCount;
   c.requireFeatureLevel(kFeatureLevel3);
-  const OperandType inType = c.inputType(kInput);
-  switch (inType) {
-    case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_FLOAT16:
-    case OperandType::TENSOR_QUANT8_ASYMM:
-      break;
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      c.requireFeatureLevel(kFeatureLevel4);
-      break;
-    default:
-      return c.fail(
-          "input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
-          "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
-          toString(inType));
-  }
-  const bool quant = isQuant(inType);
-  const OperandType filterType = c.inputType(kFilter);
-  const bool perChannel = quant && filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL;
-  if (!perChannel && filterType != inType)
-    return c.fail("input 1 (filter): expected %s%s, got %s", toString(inType),
-                  quant ? " or TENSOR_QUANT8_SYMM_PER_CHANNEL" : "", toString(filterType));
-  NN_RETURN_IF_ERROR(c.checkInputType(kBias, quant ? OperandType::TENSOR_INT32 : inType));
-  NN_RETURN_IF_ERROR(c.checkOutputTypes({inType}));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kInput, 4));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kFilter, 4));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kBias, 1));
-  if (perChannel) {
-    const Operand& filter = c.input(kFilter);
-    if (!filter.channelQuant)
-      return c.fail("input 1 (filter): TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel scales");
-    if (filter.channelQuant->channelDim != 0)
-      return c.fail("input 1 (filter): per-channel quantization dimension must be 0, got %u",
-                    filter.channelQuant->channelDim);
-    if (filter.dimensions.size() == 4 && filter.dimensions[0] != 0 &&
-        filter.channelQuant->scales.size() != filter.dimensions[0])
-      return c.fail("input 1 (filter): %zu per-channel scales for %u output channels",
-                    filter.channelQuant->scales.size(), filter.dimensions[0]);
-  }
+  NN_RETURN_IF_ERROR(conv::validateTensorOperands(c));
 
   if (explicitPadding) {
     for (uint32_t i = 3; i <= 9; ++i) NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::INT32));
@@ -231,24 +189,14 @@ Status resolveGeometry(OpContext& ctx, Geometry* g) {
 }
 
 Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
-  std::string error;
-  if (!conv::computeQuantParams(ctx.inputShape(kInput), ctx.inputShape(kFilter),
-                                ctx.inputShape(kBias), ctx.outputShape(0), g.p.activation, g.outC,
-                                q, &error))
-    return ctx.fail("%s", error.c_str());
-  return kOk;
+  return conv::quantParamsFor(ctx, g.p.activation, g.outC, q);
 }
 
 Status prepare(OpContext& ctx) {
   Geometry g;
   const Status s = resolveGeometry(ctx, &g);
   if (s != kOk) return s;
-  if (isQuant(ctx.inputType(kInput))) {
-    QuantParams q;
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
-  }
-  if (g.p.nchw) return ctx.setOutputDims(0, {g.batches, g.outC, g.outH, g.outW});
-  return ctx.setOutputDims(0, {g.batches, g.outH, g.outW, g.outC});
+  return conv::finishPrepare(ctx, g);
 }
 
 // ---- reference kernels (NHWC): the scatter form of the spec -----------------------------
@@ -605,12 +553,10 @@ Status executeQuantTyped(OpContext& ctx, const Geometry& g, TransposeConvState* 
 Status executeQuant(OpContext& ctx, const Geometry& g, TransposeConvState* st, const void* in,
                     void* out) {
   QuantParams local;
-  const QuantParams* q = &local;
-  if (st != nullptr && st->quantReady) {
-    q = &st->quant;
-  } else {
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &local));
-  }
+  const QuantParams* q = nullptr;
+  NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
+                                             st != nullptr && st->quantReady ? &st->quant : nullptr,
+                                             &local, &q));
   if (ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
     return executeQuantTyped(ctx, g, st, *q, static_cast<const int8_t*>(in),
                              static_cast<int8_t*>(out));
