@@ -108,6 +108,29 @@ Status withNhwcBuffers(OpContext& ctx, const Geometry& g, const Fn& fn) {
   return kOk;
 }
 
+// Runs the kernel matching the input type on NHWC views of input 0 / output 0. Every
+// convolution-family operation has one float32, one float16 and one 8-bit quantized kernel
+// with this shape; `Geo` is the op's geometry, `State` its per-operation state.
+template <typename Geo, typename State>
+Status executeByType(OpContext& ctx, const Geometry& layout, const Geo& geo, State* st,
+                     Status (*f32)(OpContext&, const Geo&, State*, const float*, float*),
+                     Status (*f16)(OpContext&, const Geo&, State*, const Half*, Half*),
+                     Status (*quant)(OpContext&, const Geo&, State*, const void*, void*)) {
+  return withNhwcBuffers(ctx, layout, [&](const void* in, void* out) -> Status {
+    switch (ctx.inputType(0)) {
+      case OperandType::TENSOR_FLOAT32:
+        return f32(ctx, geo, st, static_cast<const float*>(in), static_cast<float*>(out));
+      case OperandType::TENSOR_FLOAT16:
+        return f16(ctx, geo, st, static_cast<const Half*>(in), static_cast<Half*>(out));
+      case OperandType::TENSOR_QUANT8_ASYMM:
+      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
+        return quant(ctx, geo, st, in, out);
+      default:
+        return ctx.fail("unsupported input type %s", toString(ctx.inputType(0)));
+    }
+  });
+}
+
 // Runs fn(begin, end) over [0, n) on the pool (or inline without one). Templated on the
 // callable and forwarded as a non-owning reference: nothing is allocated per call.
 template <typename Fn>

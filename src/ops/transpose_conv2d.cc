@@ -569,19 +569,7 @@ Status execute(OpContext& ctx) {
   NN_RETURN_IF_ERROR(resolveGeometry(ctx, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
   auto* st = static_cast<TransposeConvState*>(ctx.state());
-  return conv::withNhwcBuffers(ctx, g, [&](const void* in, void* out) -> Status {
-    switch (ctx.inputType(kInput)) {
-      case OperandType::TENSOR_FLOAT32:
-        return executeFloat32(ctx, g, st, static_cast<const float*>(in), static_cast<float*>(out));
-      case OperandType::TENSOR_FLOAT16:
-        return executeFloat16(ctx, g, st, static_cast<const Half*>(in), static_cast<Half*>(out));
-      case OperandType::TENSOR_QUANT8_ASYMM:
-      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-        return executeQuant(ctx, g, st, in, out);
-      default:
-        return ctx.fail("unsupported input type %s", toString(ctx.inputType(kInput)));
-    }
-  });
+  return conv::executeByType(ctx, g, g, st, executeFloat32, executeFloat16, executeQuant);
 }
 
 }  // namespace
