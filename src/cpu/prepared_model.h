@@ -36,9 +36,6 @@ class CpuPreparedModel : public PreparedModel, private SubgraphRunner {
   Status execute(const Request& request, const ExecuteOptions& options, ExecutionState* state,
                  std::vector<OutputShape>* outputShapes, Timing* timing) const override;
 
-  bool fullyStatic() const { return main_.fullyStatic; }
-  size_t arenaBytes() const { return main_.arenaSize; }
-
  private:
   CpuPreparedModel() = default;
   Status buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan);

@@ -185,17 +185,6 @@ Status ValidationContext::checkInputRank(uint32_t i, uint32_t rank) {
 
 // ---------------------------------------------------------------------------------------
 
-Status OpContext::setOutputShape(uint32_t i, const Shape& shape) {
-  OperandSlot& s = outputSlot(i);
-  s.shape.dims = shape.dims;
-  s.shape.type = shape.type;
-  s.shape.scale = shape.scale;
-  s.shape.zeroPoint = shape.zeroPoint;
-  s.shape.channelQuant = shape.channelQuant;
-  s.shapeKnown = true;
-  return kOk;
-}
-
 Status OpContext::setOutputDims(uint32_t i, Dims dims) {
   OperandSlot& s = outputSlot(i);
   s.shape.dims = std::move(dims);

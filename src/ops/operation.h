@@ -181,8 +181,7 @@ class OpContext {
   }
 
   const Shape& outputShape(uint32_t i) const { return outputSlot(i).shape; }
-  // Sets the inferred output shape (type and quantization stay as declared unless given).
-  Status setOutputShape(uint32_t i, const Shape& shape);
+  // Sets the inferred output dimensions; type and quantization stay as the model declares.
   Status setOutputDims(uint32_t i, Dims dims);
   void* outputData(uint32_t i) const { return outputSlot(i).data; }
   template <typename T>

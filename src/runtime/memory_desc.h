@@ -15,7 +15,6 @@ class RuntimeMemoryDesc {
   int finish();
   bool isFinished() const { return finished_; }
   const DescMemoryInfo& info() const { return info_; }
-  bool hasRoles() const { return !info_.roles.empty(); }
 
  private:
   DescMemoryInfo info_;

@@ -397,12 +397,10 @@ int RuntimeModel::finish() {
       return ANEURALNETWORKS_BAD_DATA;
     }
   }
-  int64_t level = 0;
-  if (validateModel(*model_, &level) != kOk) {
+  if (validateModel(*model_, nullptr) != kOk) {
     if (lastError().rfind(fn, 0) != 0) setLastError(std::string(fn) + ": " + lastError());
     return ANEURALNETWORKS_BAD_DATA;
   }
-  minFeatureLevel_ = level;
   invalid_ = false;
   frozen_ = model_;
   return ANEURALNETWORKS_NO_ERROR;

@@ -35,7 +35,6 @@ class RuntimeModel {
   bool isValid() const { return finished_ && !invalid_; }
   // The finished, immutable model (null before a successful finish).
   const std::shared_ptr<const Model>& model() const { return frozen_; }
-  int64_t minFeatureLevel() const { return minFeatureLevel_; }
   size_t operationCount() const { return model_->main.operations.size(); }
 
  private:
@@ -53,7 +52,6 @@ class RuntimeModel {
   bool identified_ = false;
   bool finished_ = false;
   bool invalid_ = false;
-  int64_t minFeatureLevel_ = 0;
 };
 
 }  // namespace nn
