@@ -6,7 +6,8 @@
 
 #include "cpu/prepared_model.h"
 #include "hal/log.h"
-#include "ops/operation.h"
+#include "cpu/kernel.h"
+#include "spec/catalog.h"
 
 namespace nn {
 namespace {
@@ -36,29 +37,23 @@ class CpuDevice : public Device {
     const Subgraph& sg = model.main;
     supported->assign(sg.operations.size(), false);
     if (reasons) reasons->assign(sg.operations.size(), std::string());
-    // Validation messages here are answers, not errors of the caller's call.
-    const std::string savedError = lastError();
     for (uint32_t i = 0; i < sg.operations.size(); ++i) {
       const Operation& op = sg.operations[i];
-      const OperationDef* def = findOperation(op.type);
-      if (def == nullptr) {
+      const OperationSpec* spec = findOperationSpec(op.type);
+      if (spec == nullptr || findCpuKernel(op.type) == nullptr) {
         if (reasons)
           (*reasons)[i] = formatString("%s (operation #%u): not implemented by the CPU driver",
                                        toString(op.type), i);
         continue;
       }
       ValidationContext ctx(model, sg, i);
-      if (def->validate(ctx) != kOk) {
-        if (reasons) (*reasons)[i] = lastError();
-        continue;
-      }
-      if (!ctx.implemented()) {
-        if (reasons) (*reasons)[i] = ctx.notImplementedReason();
+      const Status s = spec->validate(ctx);
+      if (s != kOk) {
+        if (reasons) (*reasons)[i] = s.message();
         continue;
       }
       (*supported)[i] = true;
     }
-    setLastError(savedError);
     return kOk;
   }
 

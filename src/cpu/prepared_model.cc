@@ -8,7 +8,8 @@
 
 #include "cpu/thread_pool.h"
 #include "hal/log.h"
-#include "hal/validation.h"
+#include "spec/catalog.h"
+#include "spec/model_validation.h"
 
 namespace nn {
 namespace {
@@ -138,28 +139,26 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
   const Subgraph& sg = *plan.subgraph;
   for (uint32_t opIndex : plan.order) {
     const Operation& op = sg.operations[opIndex];
-    const OperationDef* def = findOperation(op.type);
+    const OperationSpec& spec = *plan.specs[opIndex];
+    const CpuKernel& kernel = *plan.kernels[opIndex];
     OpContext ctx(op, opIndex, slots.data(), env, &plan.states[opIndex]);
     if (reprepareAll || !plan.opStatic[opIndex]) {
       for (uint32_t i = 0; i < op.inputs.size(); ++i) {
-        if (slots[op.inputs[i]].omitted && !inputMayBeOmitted(*def, i)) {
-          logError("%s (operation #%u): input %u (operand %u) is required but was omitted",
+        if (slots[op.inputs[i]].omitted && !inputMayBeOmitted(spec, i)) {
+          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s (operation #%u): input %u (operand %u) is required but was omitted",
                    toString(op.type), opIndex, i, op.inputs[i]);
-          return ErrorStatus::INVALID_ARGUMENT;
         }
       }
       for (uint32_t in : op.inputs) {
         if (!slots[in].shapeKnown) {
-          logError("%s (operation #%u): input operand %u has no shape", toString(op.type),
+          return makeError(ErrorStatus::GENERAL_FAILURE, "%s (operation #%u): input operand %u has no shape", toString(op.type),
                    opIndex, in);
-          return ErrorStatus::GENERAL_FAILURE;
         }
       }
-      const Status ps = def->prepare(ctx);
+      const Status ps = kernel.resolveShapes ? kernel.resolveShapes(ctx) : spec.inferShapes(ctx);
       if (ps != kOk) {
         if (ps == kDeferred) {
-          logError("%s (operation #%u): could not infer output shapes", toString(op.type), opIndex);
-          return ErrorStatus::GENERAL_FAILURE;
+          return makeError(ErrorStatus::GENERAL_FAILURE, "%s (operation #%u): could not infer output shapes", toString(op.type), opIndex);
         }
         return ps;
       }
@@ -171,10 +170,9 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
                                    ? request->outputs[pos].dimensions
                                    : sg.operands[outIndex].dimensions;
         if (!out.shapeKnown || !compatible(declared, out.shape.dims)) {
-          logError("%s (operation #%u): output operand %u is declared %s but the inputs give %s",
+          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s (operation #%u): output operand %u is declared %s but the inputs give %s",
                    toString(op.type), opIndex, outIndex, toString(declared).c_str(),
                    toString(out.shape.dims).c_str());
-          return ErrorStatus::INVALID_ARGUMENT;
         }
         const size_t bytes = out.shape.bytes();
         if (request != nullptr && pos >= 0) {
@@ -187,11 +185,10 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
         out.capacity = buf.size();
       }
     }
-    const Status es = def->execute(ctx);
+    const Status es = plan.execute[opIndex](ctx);
     if (es != kOk) return es;
     if (env.deadlineNs != 0 && nowNs() > env.deadlineNs) {
-      logError("execution: deadline passed after operation #%u (%s)", opIndex, toString(op.type));
-      return ErrorStatus::MISSED_DEADLINE_PERSISTENT;
+      return makeError(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "execution: deadline passed after operation #%u (%s)", opIndex, toString(op.type));
     }
   }
   return kOk;
@@ -202,8 +199,7 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
 Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan) {
   plan->subgraph = &sg;
   if (!topologicalOrder(sg, &plan->order)) {
-    logError("CPU driver: the model graph has a cycle");
-    return ErrorStatus::INVALID_ARGUMENT;
+    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: the model graph has a cycle");
   }
   const size_t numOperands = sg.operands.size();
   plan->outputPosition.assign(numOperands, -1);
@@ -248,17 +244,30 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
         s.shapeKnown = false;
     }
   }
+  plan->specs.assign(sg.operations.size(), nullptr);
+  plan->kernels.assign(sg.operations.size(), nullptr);
+  plan->execute.assign(sg.operations.size(), nullptr);
+  for (uint32_t opIndex = 0; opIndex < sg.operations.size(); ++opIndex) {
+    const OperationType type = sg.operations[opIndex].type;
+    const OperationSpec* spec = findOperationSpec(type);
+    const CpuKernel* kernel = findCpuKernel(type);
+    if (spec == nullptr || kernel == nullptr)
+      return makeError(ErrorStatus::INVALID_ARGUMENT,
+                       "CPU driver: operation #%u (%s) is not implemented", opIndex,
+                       toString(type));
+    plan->specs[opIndex] = spec;
+    plan->kernels[opIndex] = kernel;
+    // The reference device runs the simple kernel where an operation has a separate one.
+    plan->execute[opIndex] = env_.referenceKernels && kernel->executeReference
+                                 ? kernel->executeReference
+                                 : kernel->execute;
+  }
   plan->opStatic.assign(sg.operations.size(), 0);
   plan->states.clear();
   plan->states.resize(sg.operations.size());
   plan->fullyStatic = inferShapes;
   for (uint32_t opIndex : plan->order) {
     const Operation& op = sg.operations[opIndex];
-    const OperationDef* def = findOperation(op.type);
-    if (def == nullptr) {
-      logError("CPU driver: operation #%u (%s) is not implemented", opIndex, toString(op.type));
-      return ErrorStatus::INVALID_ARGUMENT;
-    }
     bool inputsKnown = inferShapes;
     for (uint32_t in : op.inputs) {
       const OperandSlot& s = slots[in];
@@ -271,23 +280,22 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
     Status s = kDeferred;
     if (inputsKnown) {
       OpContext ctx(op, opIndex, slots.data(), env_, &plan->states[opIndex]);
-      s = def->prepare(ctx);
+      const CpuKernel& kernel = *plan->kernels[opIndex];
+      s = kernel.resolveShapes ? kernel.resolveShapes(ctx) : plan->specs[opIndex]->inferShapes(ctx);
       if (s != kOk && s != kDeferred) return s;
     }
     if (s == kOk) {
       for (uint32_t outIndex : op.outputs) {
         OperandSlot& out = slots[outIndex];
         if (!out.shapeKnown) {
-          logError("CPU driver: operation #%u (%s) did not infer the shape of operand %u", opIndex,
+          return makeError(ErrorStatus::GENERAL_FAILURE, "CPU driver: operation #%u (%s) did not infer the shape of operand %u", opIndex,
                    toString(op.type), outIndex);
-          return ErrorStatus::GENERAL_FAILURE;
         }
         if (!compatible(sg.operands[outIndex].dimensions, out.shape.dims)) {
-          logError("%s (operation #%u): output operand %u is declared %s but the inputs give %s",
+          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s (operation #%u): output operand %u is declared %s but the inputs give %s",
                    toString(op.type), opIndex, outIndex,
                    toString(sg.operands[outIndex].dimensions).c_str(),
                    toString(out.shape.dims).c_str());
-          return ErrorStatus::INVALID_ARGUMENT;
         }
       }
       plan->opStatic[opIndex] = 1;
@@ -298,10 +306,11 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
   }
   for (uint32_t opIndex : plan->order) {
     const Operation& op = sg.operations[opIndex];
-    const OperationDef* def = findOperation(op.type);
-    if (def->init != nullptr) {
+    const CpuKernel& kernel = *plan->kernels[opIndex];
+    // init builds state for the fast kernel; a separate reference kernel does not use it.
+    if (kernel.init != nullptr && !(env_.referenceKernels && kernel.executeReference)) {
       OpContext ctx(op, opIndex, slots.data(), env_, &plan->states[opIndex]);
-      NN_RETURN_IF_ERROR(def->init(ctx));
+      NN_RETURN_IF_ERROR(kernel.init(ctx));
     }
   }
   planArena(plan);
@@ -347,15 +356,13 @@ size_t CpuPreparedModel::outputCount(uint32_t subgraph) const {
 Status CpuPreparedModel::run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
                              std::vector<OwnedTensor>* outputs) const {
   if (subgraph >= referenced_.size()) {
-    logError("CPU driver: referenced model %u does not exist", subgraph);
-    return ErrorStatus::INVALID_ARGUMENT;
+    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: referenced model %u does not exist", subgraph);
   }
   const SubgraphPlan& plan = referenced_[subgraph];
   const Subgraph& sg = *plan.subgraph;
   if (inputs.size() != sg.inputIndexes.size()) {
-    logError("CPU driver: referenced model %u takes %zu inputs, got %zu", subgraph,
+    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: referenced model %u takes %zu inputs, got %zu", subgraph,
              sg.inputIndexes.size(), inputs.size());
-    return ErrorStatus::INVALID_ARGUMENT;
   }
   std::vector<OperandSlot> slots = plan.templateSlots;
   std::vector<std::vector<uint8_t>> dynamic(slots.size());
@@ -392,10 +399,9 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   }
   if (request.inputs.size() != sg.inputIndexes.size() ||
       request.outputs.size() != sg.outputIndexes.size()) {
-    logError("CPU driver: request has %zu inputs / %zu outputs, the model %zu / %zu",
+    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: request has %zu inputs / %zu outputs, the model %zu / %zu",
              request.inputs.size(), request.outputs.size(), sg.inputIndexes.size(),
              sg.outputIndexes.size());
-    return ErrorStatus::INVALID_ARGUMENT;
   }
   std::lock_guard<std::mutex> lock(mutex_);
   runEnv_ = env_;
@@ -440,19 +446,16 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     if (!arg.dimensions.empty()) s.shape.dims = arg.dimensions;
     else s.shape.dims = o.dimensions;
     if (!isFullySpecified(o.type, s.shape.dims)) {
-      logError("execution: input %zu (operand %u) has unspecified dimensions %s; pass them with "
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "execution: input %zu (operand %u) has unspecified dimensions %s; pass them with "
                "the type argument of setInput", i, sg.inputIndexes[i],
                toString(s.shape.dims).c_str());
-      return ErrorStatus::INVALID_ARGUMENT;
     }
     if (s.data == nullptr && s.shape.bytes() > 0) {
-      logError("execution: input %zu has no data", i);
-      return ErrorStatus::INVALID_ARGUMENT;
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "execution: input %zu has no data", i);
     }
     if (s.shape.bytes() > s.capacity) {
-      logError("execution: input %zu needs %zu bytes for %s but the buffer has %zu", i,
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "execution: input %zu needs %zu bytes for %s but the buffer has %zu", i,
                s.shape.bytes(), toString(s.shape.dims).c_str(), s.capacity);
-      return ErrorStatus::INVALID_ARGUMENT;
     }
     s.shapeKnown = true;
   }
@@ -500,8 +503,7 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     }
   }
   if (anyInsufficient) {
-    logError("execution: an output buffer is too small for the computed output shape");
-    return ErrorStatus::OUTPUT_INSUFFICIENT_SIZE;
+    return makeError(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "execution: an output buffer is too small for the computed output shape");
   }
   return kOk;
 }

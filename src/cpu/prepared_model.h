@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "hal/device.h"
-#include "ops/operation.h"
+#include "cpu/kernel.h"
+#include "spec/operation.h"
 
 namespace nn {
 
@@ -16,6 +17,9 @@ namespace nn {
 struct SubgraphPlan {
   const Subgraph* subgraph = nullptr;
   std::vector<uint32_t> order;              // execution order of the operations
+  std::vector<const OperationSpec*> specs;  // per operation: its catalog entry
+  std::vector<const CpuKernel*> kernels;    // per operation: its CPU kernel
+  std::vector<Status (*)(OpContext&)> execute;  // per operation: the device's kernel function
   std::vector<OperandSlot> templateSlots;   // constants bound, static shapes inferred
   std::vector<uint8_t> opStatic;            // per operation: prepare already done
   mutable std::vector<std::unique_ptr<OpState>> states;  // per operation

@@ -31,13 +31,6 @@ bool loggingEnabled() {
   return enabled;
 }
 
-std::string formatString(const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  std::string s = vformat(fmt, args);
-  va_end(args);
-  return s;
-}
 
 void logError(const char* fmt, ...) {
   va_list args;

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "hal/types.h"
+
 namespace nn {
 
 // printf-style; records and (optionally) logs. Returns nothing so callers choose the code.
@@ -14,6 +16,5 @@ void setLastError(const std::string& message);
 const std::string& lastError();
 void clearLastError();
 bool loggingEnabled();
-std::string formatString(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace nn

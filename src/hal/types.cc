@@ -1,6 +1,62 @@
 #include "hal/types.h"
 
+#include <cstdarg>
+#include <cstdio>
+
 namespace nn {
+
+Status::Status(ErrorStatus code, std::string message)
+    : code_(code),
+      message_(message.empty() ? nullptr : std::make_unique<std::string>(std::move(message))) {}
+
+Status::Status(const Status& other)
+    : code_(other.code_),
+      message_(other.message_ ? std::make_unique<std::string>(*other.message_) : nullptr) {}
+
+Status& Status::operator=(const Status& other) {
+  if (this != &other) {
+    code_ = other.code_;
+    message_ = other.message_ ? std::make_unique<std::string>(*other.message_) : nullptr;
+  }
+  return *this;
+}
+
+const std::string& Status::message() const {
+  static const std::string kEmpty;
+  return message_ ? *message_ : kEmpty;
+}
+
+namespace {
+std::string vformat(const char* fmt, va_list args) {
+  char stackBuf[512];
+  va_list copy;
+  va_copy(copy, args);
+  const int n = vsnprintf(stackBuf, sizeof(stackBuf), fmt, copy);
+  va_end(copy);
+  if (n < 0) return fmt;
+  if (static_cast<size_t>(n) < sizeof(stackBuf)) return std::string(stackBuf, n);
+  std::string out(n + 1, '\0');
+  vsnprintf(out.data(), out.size(), fmt, args);
+  out.resize(n);
+  return out;
+}
+}  // namespace
+
+std::string formatString(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  std::string s = vformat(fmt, args);
+  va_end(args);
+  return s;
+}
+
+Status makeError(ErrorStatus code, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  std::string message = vformat(fmt, args);
+  va_end(args);
+  return Status(code, std::move(message));
+}
 
 const char* toString(OperandType type) {
   switch (type) {
@@ -26,35 +82,23 @@ const char* toString(OperandType type) {
   return "UNKNOWN_OPERAND_TYPE";
 }
 
-namespace {
-const char* const kOperationNames[] = {
-    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE",
-    "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED", "HASHTABLE_LOOKUP",
-    "L2_NORMALIZATION", "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION",
-    "LSTM", "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6", "RESHAPE", "RESIZE_BILINEAR", "RNN",
-    "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH", "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD",
-    "SPACE_TO_BATCH_ND", "SQUEEZE", "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN",
-    "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_RNN",
-    "BOX_WITH_NMS_LIMIT", "CAST", "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP",
-    "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL", "GROUPED_CONV_2D",
-    "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND",
-    "LOGICAL_NOT", "LOGICAL_OR", "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2",
-    "POW", "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL", "REDUCE_ALL",
-    "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN",
-    "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2",
-    "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
-    "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK",
-    "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE"};
-constexpr int32_t kNumOperationNames = sizeof(kOperationNames) / sizeof(kOperationNames[0]);
-static_assert(kNumOperationNames == 106, "operation name table out of sync");
-}  // namespace
-
 const char* toString(OperationType type) {
-  const int32_t code = static_cast<int32_t>(type);
-  if (code >= 0 && code < kNumOperationNames) return kOperationNames[code];
-  if (type == OperationType::OEM_OPERATION) return "OEM_OPERATION";
-  if (type == OperationType::DENSIFY) return "DENSIFY";
+  switch (type) {
+#define NN_OPERATION_NAME_CASE(name, code) \
+  case OperationType::name:               \
+    return #name;
+    NN_FOR_EACH_OPERATION(NN_OPERATION_NAME_CASE)
+#undef NN_OPERATION_NAME_CASE
+    case OperationType::OEM_OPERATION:
+      return "OEM_OPERATION";
+  }
   return "UNKNOWN_OPERATION";
+}
+
+size_t operationCount() {
+#define NN_OPERATION_COUNT(name, code) +1
+  return 0 NN_FOR_EACH_OPERATION(NN_OPERATION_COUNT);
+#undef NN_OPERATION_COUNT
 }
 
 const char* toString(ErrorStatus status) {
@@ -78,7 +122,15 @@ bool isKnownOperandType(int32_t code) {
 }
 
 bool isKnownOperationType(int32_t code) {
-  return (code >= 0 && code < kNumOperationNames) || code == 10000 || code == 20000;
+  switch (code) {
+#define NN_OPERATION_CODE_CASE(name, code) case code:
+    NN_FOR_EACH_OPERATION(NN_OPERATION_CODE_CASE)
+#undef NN_OPERATION_CODE_CASE
+    case 10000:  // OEM_OPERATION: a known code, never supported
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool isScalarType(OperandType type) {

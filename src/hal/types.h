@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "hal/operation_list.h"
+
 namespace nn {
 
 // Values equal the public OperandCode values (ANEURALNETWORKS_*), so conversion is a cast.
@@ -32,31 +34,12 @@ enum class OperandType : int32_t {
   TENSOR_OEM_BYTE = 10001,
 };
 
-// Values equal the public OperationCode values.
+// Values equal the public OperationCode values; generated from hal/operation_list.h.
 enum class OperationType : int32_t {
-  ADD = 0, AVERAGE_POOL_2D = 1, CONCATENATION = 2, CONV_2D = 3, DEPTHWISE_CONV_2D = 4,
-  DEPTH_TO_SPACE = 5, DEQUANTIZE = 6, EMBEDDING_LOOKUP = 7, FLOOR = 8, FULLY_CONNECTED = 9,
-  HASHTABLE_LOOKUP = 10, L2_NORMALIZATION = 11, L2_POOL_2D = 12, LOCAL_RESPONSE_NORMALIZATION = 13,
-  LOGISTIC = 14, LSH_PROJECTION = 15, LSTM = 16, MAX_POOL_2D = 17, MUL = 18, RELU = 19, RELU1 = 20,
-  RELU6 = 21, RESHAPE = 22, RESIZE_BILINEAR = 23, RNN = 24, SOFTMAX = 25, SPACE_TO_DEPTH = 26,
-  SVDF = 27, TANH = 28, BATCH_TO_SPACE_ND = 29, DIV = 30, MEAN = 31, PAD = 32,
-  SPACE_TO_BATCH_ND = 33, SQUEEZE = 34, STRIDED_SLICE = 35, SUB = 36, TRANSPOSE = 37, ABS = 38,
-  ARGMAX = 39, ARGMIN = 40, AXIS_ALIGNED_BBOX_TRANSFORM = 41, BIDIRECTIONAL_SEQUENCE_LSTM = 42,
-  BIDIRECTIONAL_SEQUENCE_RNN = 43, BOX_WITH_NMS_LIMIT = 44, CAST = 45, CHANNEL_SHUFFLE = 46,
-  DETECTION_POSTPROCESSING = 47, EQUAL = 48, EXP = 49, EXPAND_DIMS = 50, GATHER = 51,
-  GENERATE_PROPOSALS = 52, GREATER = 53, GREATER_EQUAL = 54, GROUPED_CONV_2D = 55,
-  HEATMAP_MAX_KEYPOINT = 56, INSTANCE_NORMALIZATION = 57, LESS = 58, LESS_EQUAL = 59, LOG = 60,
-  LOGICAL_AND = 61, LOGICAL_NOT = 62, LOGICAL_OR = 63, LOG_SOFTMAX = 64, MAXIMUM = 65,
-  MINIMUM = 66, NEG = 67, NOT_EQUAL = 68, PAD_V2 = 69, POW = 70, PRELU = 71, QUANTIZE = 72,
-  QUANTIZED_16BIT_LSTM = 73, RANDOM_MULTINOMIAL = 74, REDUCE_ALL = 75, REDUCE_ANY = 76,
-  REDUCE_MAX = 77, REDUCE_MIN = 78, REDUCE_PROD = 79, REDUCE_SUM = 80, ROI_ALIGN = 81,
-  ROI_POOLING = 82, RSQRT = 83, SELECT = 84, SIN = 85, SLICE = 86, SPLIT = 87, SQRT = 88,
-  TILE = 89, TOPK_V2 = 90, TRANSPOSE_CONV_2D = 91, UNIDIRECTIONAL_SEQUENCE_LSTM = 92,
-  UNIDIRECTIONAL_SEQUENCE_RNN = 93, RESIZE_NEAREST_NEIGHBOR = 94, QUANTIZED_LSTM = 95, IF = 96,
-  WHILE = 97, ELU = 98, HARD_SWISH = 99, FILL = 100, RANK = 101, BATCH_MATMUL = 102, PACK = 103,
-  MIRROR_PAD = 104, REVERSE = 105,
+#define NN_OPERATION_ENUM_ENTRY(name, code) name = code,
+  NN_FOR_EACH_OPERATION(NN_OPERATION_ENUM_ENTRY)
+#undef NN_OPERATION_ENUM_ENTRY
   OEM_OPERATION = 10000,
-  DENSIFY = 20000,
 };
 
 enum class Lifetime : int32_t {
@@ -82,11 +65,57 @@ enum class ErrorStatus : int32_t {
   RESOURCE_EXHAUSTED_PERSISTENT,
   DEAD_OBJECT,
 };
-using Status = ErrorStatus;
-constexpr Status kOk = ErrorStatus::NONE;
-// Returned by an operation's prepare at compilation when output shapes depend on values
-// only known at execution (e.g. a non-constant RESHAPE shape); never escapes the driver.
-constexpr Status kDeferred = static_cast<Status>(1000);
+// Returned by an operation's shape inference at compilation when output shapes depend on
+// values only known at execution (e.g. a non-constant RESHAPE shape); never escapes a driver.
+constexpr ErrorStatus kDeferred = static_cast<ErrorStatus>(1000);
+constexpr ErrorStatus kOk = ErrorStatus::NONE;
+
+// Errors are values: a status code plus the message that says why. Success carries no
+// message and allocates nothing, so the steady execution path stays allocation-free. The
+// message travels with the value up to the C API boundary, which alone records it as the
+// calling thread's last error (ANNLinux_getLastErrorMessage) and logs it.
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(ErrorStatus code) : code_(code) {}  // NOLINT: implicit, `return kOk;` reads well
+  Status(ErrorStatus code, std::string message);
+  Status(const Status& other);
+  Status& operator=(const Status& other);
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+
+  ErrorStatus code() const { return code_; }
+  bool ok() const { return code_ == ErrorStatus::NONE; }
+  // Empty for success and for errors nobody explained.
+  const std::string& message() const;
+  // Comparisons and switches look at the code only.
+  operator ErrorStatus() const { return code_; }  // NOLINT
+
+ private:
+  ErrorStatus code_ = ErrorStatus::NONE;
+  std::unique_ptr<std::string> message_;
+};
+
+// printf-style constructor of an error value.
+Status makeError(ErrorStatus code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// A value or the error that prevented it.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT
+  Result(Status error) : status_(std::move(error)) {}  // NOLINT
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  T& value() { return value_; }
+  const T& value() const { return value_; }
+  T* operator->() { return &value_; }
+  T& operator*() { return value_; }
+
+ private:
+  Status status_;
+  T value_{};
+};
 
 // FeatureLevelCode values.
 constexpr int64_t kFeatureLevel1 = 27;
@@ -193,6 +222,8 @@ struct Timing {
 // ---- helpers ----
 const char* toString(OperandType type);
 const char* toString(OperationType type);
+// Number of entries of NN_FOR_EACH_OPERATION.
+size_t operationCount();
 const char* toString(ErrorStatus status);
 bool isKnownOperandType(int32_t code);
 bool isKnownOperationType(int32_t code);
@@ -206,5 +237,7 @@ uint64_t elementCount(const Dims& dims);
 // True when the rank is known and every dimension is non-zero.
 bool isFullySpecified(OperandType type, const Dims& dims);
 std::string toString(const Dims& dims);
+// printf into a std::string.
+std::string formatString(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace nn

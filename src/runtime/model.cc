@@ -5,8 +5,8 @@
 #include <set>
 
 #include "hal/log.h"
-#include "hal/validation.h"
-#include "ops/operation.h"
+#include "spec/catalog.h"
+#include "spec/model_validation.h"
 #include "runtime/memory.h"
 
 namespace nn {
@@ -281,11 +281,13 @@ int RuntimeModel::addOperation(int32_t type, uint32_t inputCount, const uint32_t
   model_->main.operations.push_back(std::move(op));
   // Reject a signature that can never be valid right away, as the reference does; value
   // checks that need identifyInputsAndOutputs or later constants are repeated at finish.
-  if (const OperationDef* def = findOperation(static_cast<OperationType>(type))) {
+  if (const OperationSpec* spec = findOperationSpec(static_cast<OperationType>(type))) {
     ValidationContext ctx(*model_, model_->main,
                           static_cast<uint32_t>(model_->main.operations.size() - 1));
-    if (def->validate(ctx) != kOk) {
+    const Status s = spec->validate(ctx);
+    if (s != kOk) {
       model_->main.operations.pop_back();
+      logError("%s: %s", fn, s.message().c_str());
       return ANEURALNETWORKS_BAD_DATA;
     }
   }
@@ -397,8 +399,8 @@ int RuntimeModel::finish() {
       return ANEURALNETWORKS_BAD_DATA;
     }
   }
-  if (validateModel(*model_, nullptr) != kOk) {
-    if (lastError().rfind(fn, 0) != 0) setLastError(std::string(fn) + ": " + lastError());
+  if (const Status s = validateModel(*model_, nullptr); s != kOk) {
+    logError("%s: %s", fn, s.message().c_str());
     return ANEURALNETWORKS_BAD_DATA;
   }
   invalid_ = false;

@@ -1,33 +1,11 @@
-#include "ops/operation.h"
+#include "spec/operation.h"
 
-#include <array>
+#include <algorithm>
 #include <cstdarg>
+#include <cstdio>
 
 namespace nn {
 namespace {
-
-constexpr size_t kTableSize = 106;
-
-struct Registry {
-  std::array<OperationDef*, kTableSize> defs{};
-  OperationDef* densify = nullptr;
-  // Registrar objects own copies so the table holds stable pointers.
-  std::vector<std::unique_ptr<OperationDef>> storage;
-  // Optional-input declarations may run before the operation registers (static init order).
-  std::array<uint64_t, kTableSize> pendingOptional{};
-};
-
-OperationDef** slotFor(Registry& r, OperationType type) {
-  const int32_t code = static_cast<int32_t>(type);
-  if (code >= 0 && static_cast<size_t>(code) < kTableSize) return &r.defs[code];
-  if (type == OperationType::DENSIFY) return &r.densify;
-  return nullptr;
-}
-
-Registry& registry() {
-  static Registry r;
-  return r;
-}
 
 std::string vformat(const char* fmt, va_list args) {
   char buf[512];
@@ -37,38 +15,6 @@ std::string vformat(const char* fmt, va_list args) {
 }
 
 }  // namespace
-
-OperationRegistrar::OperationRegistrar(const OperationDef& def) {
-  Registry& r = registry();
-  r.storage.push_back(std::make_unique<OperationDef>(def));
-  OperationDef* p = r.storage.back().get();
-  const int32_t code = static_cast<int32_t>(def.type);
-  if (code >= 0 && static_cast<size_t>(code) < kTableSize) p->optionalInputs |= r.pendingOptional[code];
-  if (OperationDef** slot = slotFor(r, def.type)) *slot = p;
-}
-
-OperationRegistrar::OperationRegistrar(OperationType type,
-                                       std::initializer_list<uint32_t> optionalInputs) {
-  Registry& r = registry();
-  uint64_t mask = 0;
-  for (uint32_t i : optionalInputs)
-    if (i < 64) mask |= uint64_t{1} << i;
-  OperationDef** slot = slotFor(r, type);
-  if (slot == nullptr) return;
-  if (*slot != nullptr) {
-    (*slot)->optionalInputs |= mask;
-  } else {
-    const int32_t code = static_cast<int32_t>(type);
-    if (code >= 0 && static_cast<size_t>(code) < kTableSize) r.pendingOptional[code] |= mask;
-  }
-}
-
-const OperationDef* findOperation(OperationType type) {
-  OperationDef** slot = slotFor(registry(), type);
-  return slot ? *slot : nullptr;
-}
-
-// ---------------------------------------------------------------------------------------
 
 ValidationContext::ValidationContext(const Model& model, const Subgraph& subgraph,
                                      uint32_t operationIndex)
@@ -105,23 +51,13 @@ const Subgraph* ValidationContext::referencedSubgraph(uint32_t i) const {
   return &model_.referenced[o.location.offset];
 }
 
-Status ValidationContext::fail(const char* fmt, ...) {
+Status ValidationContext::fail(const char* fmt, ...) const {
   va_list args;
   va_start(args, fmt);
   std::string msg = vformat(fmt, args);
   va_end(args);
-  setLastError(formatString("%s (operation #%u): %s", name(), index_, msg.c_str()));
-  return ErrorStatus::INVALID_ARGUMENT;
-}
-
-void ValidationContext::notImplemented(const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  std::string msg = vformat(fmt, args);
-  va_end(args);
-  if (notImplementedReason_.empty())
-    notImplementedReason_ = formatString("%s (operation #%u): not implemented: %s", name(), index_,
-                                         msg.c_str());
+  return Status(ErrorStatus::INVALID_ARGUMENT,
+                formatString("%s (operation #%u): %s", name(), index_, msg.c_str()));
 }
 
 Status ValidationContext::checkInputCount(uint32_t min, uint32_t max) {
@@ -185,20 +121,20 @@ Status ValidationContext::checkInputRank(uint32_t i, uint32_t rank) {
 
 // ---------------------------------------------------------------------------------------
 
-Status OpContext::setOutputDims(uint32_t i, Dims dims) {
+Status ShapeContext::setOutputDims(uint32_t i, Dims dims) {
   OperandSlot& s = outputSlot(i);
   s.shape.dims = std::move(dims);
   s.shapeKnown = true;
   return kOk;
 }
 
-Status OpContext::fail(const char* fmt, ...) {
+Status ShapeContext::fail(const char* fmt, ...) const {
   va_list args;
   va_start(args, fmt);
   std::string msg = vformat(fmt, args);
   va_end(args);
-  setLastError(formatString("%s (operation #%u): %s", name(), index_, msg.c_str()));
-  return ErrorStatus::INVALID_ARGUMENT;
+  return Status(ErrorStatus::INVALID_ARGUMENT,
+                formatString("%s (operation #%u): %s", name(), index_, msg.c_str()));
 }
 
 }  // namespace nn

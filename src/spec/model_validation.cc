@@ -1,11 +1,10 @@
-#include "hal/validation.h"
+#include "spec/model_validation.h"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "hal/log.h"
-#include "ops/operation.h"
+#include "spec/catalog.h"
 
 namespace nn {
 
@@ -117,9 +116,8 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
     const Operand& o = sg.operands[i];
     if (o.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       if (!o.channelQuant) {
-        logError("%s operand %zu: TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel parameters "
+        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel parameters "
                  "(setOperandSymmPerChannelQuantParams)", label, i);
-        return ErrorStatus::INVALID_ARGUMENT;
       }
       *minLevel = std::max(*minLevel, kFeatureLevel3);
     }
@@ -127,21 +125,18 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
       case Lifetime::CONSTANT_COPY:
         if (static_cast<uint64_t>(o.location.offset) + o.location.length >
             model.operandValues.size()) {
-          logError("%s operand %zu: constant value out of range", label, i);
-          return ErrorStatus::INVALID_ARGUMENT;
+          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: constant value out of range", label, i);
         }
         break;
       case Lifetime::CONSTANT_REFERENCE:
         if (o.location.poolIndex >= model.pools.size() ||
             !model.pools[o.location.poolIndex]->contains(o.location.offset, o.location.length)) {
-          logError("%s operand %zu: constant region lies outside its memory", label, i);
-          return ErrorStatus::INVALID_ARGUMENT;
+          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: constant region lies outside its memory", label, i);
         }
         break;
       case Lifetime::SUBGRAPH:
         if (o.location.offset >= model.referenced.size()) {
-          logError("%s operand %zu: referenced model index out of range", label, i);
-          return ErrorStatus::INVALID_ARGUMENT;
+          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: referenced model index out of range", label, i);
         }
         break;
       default:
@@ -150,14 +145,12 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
   }
   for (uint32_t index : sg.inputIndexes) {
     if (index >= numOperands || sg.operands[index].lifetime != Lifetime::SUBGRAPH_INPUT) {
-      logError("%s: input operand %u is not a plain model input", label, index);
-      return ErrorStatus::INVALID_ARGUMENT;
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s: input operand %u is not a plain model input", label, index);
     }
   }
   for (uint32_t index : sg.outputIndexes) {
     if (index >= numOperands || sg.operands[index].lifetime != Lifetime::SUBGRAPH_OUTPUT) {
-      logError("%s: output operand %u is not a plain model output", label, index);
-      return ErrorStatus::INVALID_ARGUMENT;
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s: output operand %u is not a plain model output", label, index);
     }
   }
   // Every temporary and output is written by exactly one operation; nothing else is written.
@@ -166,59 +159,50 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
     const Operation& op = sg.operations[k];
     for (uint32_t index : op.inputs) {
       if (index >= numOperands) {
-        logError("%s operation #%zu (%s): input operand %u out of range", label, k,
+        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%zu (%s): input operand %u out of range", label, k,
                  toString(op.type), index);
-        return ErrorStatus::INVALID_ARGUMENT;
       }
     }
     for (uint32_t index : op.outputs) {
       if (index >= numOperands) {
-        logError("%s operation #%zu (%s): output operand %u out of range", label, k,
+        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%zu (%s): output operand %u out of range", label, k,
                  toString(op.type), index);
-        return ErrorStatus::INVALID_ARGUMENT;
       }
       const Lifetime l = sg.operands[index].lifetime;
       if (l != Lifetime::TEMPORARY_VARIABLE && l != Lifetime::SUBGRAPH_OUTPUT) {
-        logError("%s operation #%zu (%s): output operand %u is a model input or constant and "
+        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%zu (%s): output operand %u is a model input or constant and "
                  "cannot be written", label, k, toString(op.type), index);
-        return ErrorStatus::INVALID_ARGUMENT;
       }
       if (++writes[index] > 1) {
-        logError("%s operand %u is written by more than one operation", label, index);
-        return ErrorStatus::INVALID_ARGUMENT;
+        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %u is written by more than one operation", label, index);
       }
     }
   }
   for (size_t i = 0; i < numOperands; ++i) {
     const Lifetime l = sg.operands[i].lifetime;
     if ((l == Lifetime::TEMPORARY_VARIABLE || l == Lifetime::SUBGRAPH_OUTPUT) && writes[i] == 0) {
-      logError("%s operand %zu (%s) is never written by any operation", label, i,
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu (%s) is never written by any operation", label, i,
                l == Lifetime::SUBGRAPH_OUTPUT ? "model output" : "temporary");
-      return ErrorStatus::INVALID_ARGUMENT;
     }
   }
   std::vector<uint32_t> order;
   if (!topologicalOrder(sg, &order)) {
-    logError("%s: the operations form a cycle", label);
-    return ErrorStatus::INVALID_ARGUMENT;
+    return makeError(ErrorStatus::INVALID_ARGUMENT, "%s: the operations form a cycle", label);
   }
   for (uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& op = sg.operations[k];
-    const OperationDef* def = findOperation(op.type);
-    if (def == nullptr) {
-      logInfo("%s operation #%u (%s): no definition in this build; signature not checked", label,
-              k, toString(op.type));
-      continue;
-    }
+    const OperationSpec* spec = findOperationSpec(op.type);
+    if (spec == nullptr)
+      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%u: %s is not an operation "
+                       "this runtime knows", label, k, toString(op.type));
     for (uint32_t i = 0; i < op.inputs.size(); ++i) {
-      if (sg.operands[op.inputs[i]].lifetime == Lifetime::NO_VALUE && !inputMayBeOmitted(*def, i)) {
-        logError("%s operation #%u (%s): input %u (operand %u) is required but has no value",
+      if (sg.operands[op.inputs[i]].lifetime == Lifetime::NO_VALUE && !inputMayBeOmitted(*spec, i)) {
+        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%u (%s): input %u (operand %u) is required but has no value",
                  label, k, toString(op.type), i, op.inputs[i]);
-        return ErrorStatus::INVALID_ARGUMENT;
       }
     }
     ValidationContext ctx(model, sg, k);
-    const Status s = def->validate(ctx);
+    const Status s = spec->validate(ctx);
     if (s != kOk) return s;
     *minLevel = std::max(*minLevel, ctx.minFeatureLevel());
   }

@@ -1,4 +1,5 @@
-// Whole-model validation shared by the runtime (ANeuralNetworksModel_finish) and drivers.
+// Whole-model validation through the operation catalog, shared by the runtime
+// (ANeuralNetworksModel_finish) and drivers.
 #pragma once
 
 #include <vector>

@@ -1,0 +1,94 @@
+// The CPU driver's kernel interface. An operation's CPU code (src/cpu/kernels/) provides a
+// CpuKernel: `execute` (the fast device's kernel), optionally a separate `executeReference`
+// (the reference device's simple kernel), an optional `init` run once per prepared model to
+// build read-only per-operation state (packed weights), and an optional `resolveShapes` for
+// operations whose output shapes depend on running them (IF/WHILE, NMS-style outputs).
+// What an operation *is* (validation, shape inference) lives in the catalog (src/spec/).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "spec/operation.h"
+
+namespace nn {
+
+class ThreadPool;
+
+// Per-operation state created by init (packed weights etc.).
+class OpState {
+ public:
+  virtual ~OpState() = default;
+};
+
+// A tensor produced by a referenced subgraph run (IF/WHILE), owning its bytes.
+struct OwnedTensor {
+  Shape shape;
+  std::vector<uint8_t> data;
+};
+
+// Lets control-flow operations run referenced subgraphs through the executor.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  virtual size_t inputCount(uint32_t subgraph) const = 0;
+  virtual size_t outputCount(uint32_t subgraph) const = 0;
+  // Runs referenced subgraph `subgraph` on `inputs` (shape + data each); fills `outputs`.
+  virtual Status run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
+                     std::vector<OwnedTensor>* outputs) const = 0;
+};
+
+struct ExecutionEnv {
+  ThreadPool* threadPool = nullptr;
+  bool relaxed = false;
+  bool referenceKernels = false;  // TRANSITIONAL: kernels not yet split into two functions
+  uint64_t loopTimeoutNs = 2000000000ull;
+  uint64_t deadlineNs = 0;        // absolute CLOCK_MONOTONIC; 0 = none
+  const Model* model = nullptr;
+  const SubgraphRunner* runner = nullptr;
+  bool executing = false;         // false while the model is being prepared (compilation)
+};
+
+// The kernel's view: shapes and data (ShapeContext) plus the driver's resources.
+class OpContext : public ShapeContext {
+ public:
+  OpContext(const Operation& op, uint32_t operationIndex, OperandSlot* slots,
+            const ExecutionEnv& env, std::unique_ptr<OpState>* state)
+      : ShapeContext(op, operationIndex, slots, env.relaxed), env_(env), state_(state) {}
+
+  ThreadPool* threadPool() const { return env_.threadPool; }
+  bool useReferenceKernels() const { return env_.referenceKernels; }
+  const ExecutionEnv& env() const { return env_; }
+  OpState* state() const { return state_ ? state_->get() : nullptr; }
+  void setState(std::unique_ptr<OpState> s) {
+    if (state_) *state_ = std::move(s);
+  }
+
+ private:
+  const ExecutionEnv& env_;
+  std::unique_ptr<OpState>* state_;
+};
+
+struct CpuKernel {
+  OperationType type;
+  Status (*execute)(OpContext&);
+  Status (*executeReference)(OpContext&);  // null: the reference device runs `execute`
+  Status (*init)(OpContext&);              // null: no per-operation state
+  Status (*resolveShapes)(OpContext&);     // null: the catalog's inferShapes
+};
+
+// The kernel a device runs for `type` (nullptr when the CPU driver has none).
+const CpuKernel* findCpuKernel(OperationType type);
+
+// In the operation's kernel file:
+//   NN_DEFINE_CPU_KERNEL(ADD, execute);
+//   NN_DEFINE_CPU_KERNEL_FULL(CONV_2D, execute, executeReference, init, nullptr);
+#define NN_DEFINE_CPU_KERNEL_FULL(opType, executeFn, referenceFn, initFn, resolveFn)   \
+  extern const ::nn::CpuKernel kCpuKernel_##opType;                                     \
+  const ::nn::CpuKernel kCpuKernel_##opType{::nn::OperationType::opType, executeFn,     \
+                                            referenceFn, initFn, resolveFn}
+#define NN_DEFINE_CPU_KERNEL(opType, executeFn) \
+  NN_DEFINE_CPU_KERNEL_FULL(opType, executeFn, nullptr, nullptr, nullptr)
+
+}  // namespace nn

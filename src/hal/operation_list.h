@@ -1,0 +1,31 @@
+// The one list of NNAPI operations: (name, code). The OperationType enum, the operation names,
+// the "known code" check, the operation catalog (src/spec) and the CPU kernel tables are all
+// generated from it, so adding an operation starts (and, outside its own files, ends) here.
+// Codes equal the public ANEURALNETWORKS_* OperationCode values.
+#pragma once
+
+#define NN_FOR_EACH_OPERATION(X)                                                              \
+  X(ADD, 0) X(AVERAGE_POOL_2D, 1) X(CONCATENATION, 2) X(CONV_2D, 3) X(DEPTHWISE_CONV_2D, 4)  \
+  X(DEPTH_TO_SPACE, 5) X(DEQUANTIZE, 6) X(EMBEDDING_LOOKUP, 7) X(FLOOR, 8)                     \
+  X(FULLY_CONNECTED, 9) X(HASHTABLE_LOOKUP, 10) X(L2_NORMALIZATION, 11) X(L2_POOL_2D, 12)      \
+  X(LOCAL_RESPONSE_NORMALIZATION, 13) X(LOGISTIC, 14) X(LSH_PROJECTION, 15) X(LSTM, 16)        \
+  X(MAX_POOL_2D, 17) X(MUL, 18) X(RELU, 19) X(RELU1, 20) X(RELU6, 21) X(RESHAPE, 22)           \
+  X(RESIZE_BILINEAR, 23) X(RNN, 24) X(SOFTMAX, 25) X(SPACE_TO_DEPTH, 26) X(SVDF, 27)           \
+  X(TANH, 28) X(BATCH_TO_SPACE_ND, 29) X(DIV, 30) X(MEAN, 31) X(PAD, 32)                       \
+  X(SPACE_TO_BATCH_ND, 33) X(SQUEEZE, 34) X(STRIDED_SLICE, 35) X(SUB, 36) X(TRANSPOSE, 37)     \
+  X(ABS, 38) X(ARGMAX, 39) X(ARGMIN, 40) X(AXIS_ALIGNED_BBOX_TRANSFORM, 41)                    \
+  X(BIDIRECTIONAL_SEQUENCE_LSTM, 42) X(BIDIRECTIONAL_SEQUENCE_RNN, 43)                         \
+  X(BOX_WITH_NMS_LIMIT, 44) X(CAST, 45) X(CHANNEL_SHUFFLE, 46) X(DETECTION_POSTPROCESSING, 47) \
+  X(EQUAL, 48) X(EXP, 49) X(EXPAND_DIMS, 50) X(GATHER, 51) X(GENERATE_PROPOSALS, 52)           \
+  X(GREATER, 53) X(GREATER_EQUAL, 54) X(GROUPED_CONV_2D, 55) X(HEATMAP_MAX_KEYPOINT, 56)       \
+  X(INSTANCE_NORMALIZATION, 57) X(LESS, 58) X(LESS_EQUAL, 59) X(LOG, 60) X(LOGICAL_AND, 61)    \
+  X(LOGICAL_NOT, 62) X(LOGICAL_OR, 63) X(LOG_SOFTMAX, 64) X(MAXIMUM, 65) X(MINIMUM, 66)        \
+  X(NEG, 67) X(NOT_EQUAL, 68) X(PAD_V2, 69) X(POW, 70) X(PRELU, 71) X(QUANTIZE, 72)            \
+  X(QUANTIZED_16BIT_LSTM, 73) X(RANDOM_MULTINOMIAL, 74) X(REDUCE_ALL, 75) X(REDUCE_ANY, 76)    \
+  X(REDUCE_MAX, 77) X(REDUCE_MIN, 78) X(REDUCE_PROD, 79) X(REDUCE_SUM, 80) X(ROI_ALIGN, 81)    \
+  X(ROI_POOLING, 82) X(RSQRT, 83) X(SELECT, 84) X(SIN, 85) X(SLICE, 86) X(SPLIT, 87)           \
+  X(SQRT, 88) X(TILE, 89) X(TOPK_V2, 90) X(TRANSPOSE_CONV_2D, 91)                              \
+  X(UNIDIRECTIONAL_SEQUENCE_LSTM, 92) X(UNIDIRECTIONAL_SEQUENCE_RNN, 93)                       \
+  X(RESIZE_NEAREST_NEIGHBOR, 94) X(QUANTIZED_LSTM, 95) X(IF, 96) X(WHILE, 97) X(ELU, 98)       \
+  X(HARD_SWISH, 99) X(FILL, 100) X(RANK, 101) X(BATCH_MATMUL, 102) X(PACK, 103)                \
+  X(MIRROR_PAD, 104) X(REVERSE, 105) X(DENSIFY, 20000)
