@@ -5,9 +5,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise_util.h"
-#include "ops/fixed_point.h"
+#include "cpu/kernels/fixed_point.h"
 #include "ops/operation.h"
 
 namespace nn {

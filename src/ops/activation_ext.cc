@@ -7,7 +7,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise2_util.h"
 #include "ops/elementwise_util.h"
 #include "ops/operation.h"

@@ -4,8 +4,9 @@
 // with the larger index first (the spec's rule).
 #include <algorithm>
 
+#include "ops/operation.h"
 #include "ops/elementwise_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -11,8 +11,9 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "ops/operation.h"
 #include "cpu/thread_pool.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ops/operation.h"
 #include "ops/detection_util.h"
 
 namespace nn {

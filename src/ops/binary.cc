@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise_util.h"
 #include "ops/operation.h"
 

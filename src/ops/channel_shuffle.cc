@@ -1,8 +1,9 @@
 // CHANNEL_SHUFFLE: viewing the channel axis as [groups, groupSize], transposes it to
 // [groupSize, groups]. Each channel carries a contiguous block of the inner dimensions,
 // which moves with one memcpy.
+#include "ops/operation.h"
 #include "ops/elementwise_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -3,7 +3,7 @@
 // are compared as real values ((q - zeroPoint) * scale in float), as the reference does.
 #include <cstdint>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise2_util.h"
 #include "ops/operation.h"
 

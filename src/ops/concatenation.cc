@@ -1,6 +1,7 @@
 // CONCATENATION: contiguous runs are copied with memcpy; 8-bit inputs whose quantization
 // differs from the output's (allowed since API level 29) are requantized on the way.
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

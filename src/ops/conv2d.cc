@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 
+#include "ops/operation.h"
 #include "cpu/xnnpack_util.h"
 #include "ops/conv_util.h"
 

@@ -1,3 +1,4 @@
+#include "ops/operation.h"
 #include "ops/conv_util.h"
 
 #include <algorithm>

@@ -11,7 +11,7 @@
 
 #include "cpu/thread_pool.h"
 #include "cpu/xnnpack_util.h"
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 
 namespace nn {

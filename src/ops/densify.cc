@@ -16,7 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/common.h"
+#include "ops/operation.h"
+#include "spec/ops/common.h"
 
 namespace nn {
 namespace {

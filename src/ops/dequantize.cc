@@ -1,5 +1,5 @@
 // DEQUANTIZE: output = (input - zeroPoint) * scale, per tensor or per channel.
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise_util.h"
 #include "ops/operation.h"
 

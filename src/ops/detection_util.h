@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 
 namespace nn {

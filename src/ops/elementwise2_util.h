@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise_util.h"
 #include "ops/operation.h"
 

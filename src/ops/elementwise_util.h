@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cpu/thread_pool.h"
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 
 namespace nn {

@@ -1,6 +1,7 @@
 // FILL (a tensor of a given shape holding one value) and RANK (the number of dimensions of
 // a tensor, as an INT32 scalar).
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

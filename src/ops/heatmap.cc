@@ -4,6 +4,7 @@
 // reference; quantized heatmaps are dequantized and the results requantized.
 #include <cfloat>
 
+#include "ops/operation.h"
 #include "ops/detection_util.h"
 
 namespace nn {

@@ -2,8 +2,9 @@
 // tensor to zero mean and unit variance over its spatial positions, then applies the scalar
 // gamma and beta. Statistics are accumulated in double (two passes) so float16 and float32
 // results are as close to the exact value as their storage allows.
+#include "ops/operation.h"
 #include "ops/detection_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -3,7 +3,7 @@
 // chosen element from its input's scale/zero point to the output's.
 #include <cstdint>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise2_util.h"
 #include "ops/operation.h"
 

@@ -2,7 +2,8 @@
 // values tensor; each selected row is one memcpy.
 #include <algorithm>
 
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 #include "ops/lstm_cell.h"
 #include "ops/recurrent_util.h"

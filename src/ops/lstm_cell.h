@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 #include "ops/recurrent_util.h"
 

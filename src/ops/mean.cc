@@ -2,6 +2,7 @@
 // row-major input order (float: in float32; 8-bit: exact int32 sum), then divides by the
 // number of reduced elements (8-bit: integer division rounding down). Input and output
 // must share the quantization (per the spec), so no requantization is involved.
+#include "ops/operation.h"
 #include "ops/reduce_util.h"
 
 namespace nn {

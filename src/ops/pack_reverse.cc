@@ -2,8 +2,9 @@
 // REVERSE (feature level 7): reverses a tensor along one axis.
 // Operand order and limits follow the NNAPI reference: PACK takes the axis scalar first and
 // requires 0 <= axis <= rank; REVERSE takes a one-element axis tensor with 0 <= axis < rank.
+#include "ops/operation.h"
 #include "ops/elementwise_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

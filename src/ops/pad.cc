@@ -1,6 +1,7 @@
 // PAD with the logical zero (0.0, or the zero point for 8-bit asymmetric tensors).
 // Each input row (innermost dimension) lands in the output with one memcpy; only the
 // padding regions are filled.
+#include "ops/operation.h"
 #include "ops/reduce_util.h"
 
 namespace nn {

@@ -1,6 +1,7 @@
 // PAD_V2 (pad with a given value) and MIRROR_PAD (pad by reflecting the input). Both move
 // elements without arithmetic, so the kernels work on unsigned integers of the element width.
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/common.h"
-#include "ops/fixed_point.h"
+#include "spec/ops/common.h"
+#include "cpu/kernels/fixed_point.h"
 #include "ops/operation.h"
 
 namespace nn {

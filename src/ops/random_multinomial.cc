@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 #include "ops/recurrent_util.h"
 

@@ -5,6 +5,7 @@
 // products accumulate in float32.
 #include <limits>
 
+#include "ops/operation.h"
 #include "ops/reduce_util.h"
 
 namespace nn {

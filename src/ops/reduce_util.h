@@ -6,7 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace reduce_ops {

@@ -1,5 +1,6 @@
 // RESHAPE and SQUEEZE: shape-only operations; the kernel is a byte copy.
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

@@ -6,8 +6,9 @@
 // half_pixel_centers (API level 30) change how output pixel centres map to input
 // coordinates, following TensorFlow's image.resize. Arithmetic is float32 like the NNAPI
 // reference; float16 is widened to float32.
+#include "ops/operation.h"
 #include "cpu/thread_pool.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

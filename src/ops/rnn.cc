@@ -3,7 +3,7 @@
 // float16 operands are computed in float32, as the NNAPI reference does.
 #include <cstring>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 #include "ops/recurrent_util.h"
 

@@ -8,8 +8,9 @@
 // Layouts are handled with strides instead of transposing to NHWC.
 #include <cfloat>
 
+#include "ops/operation.h"
 #include "ops/detection_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

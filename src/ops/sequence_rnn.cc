@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/operation.h"
 #include "ops/recurrent_util.h"
 

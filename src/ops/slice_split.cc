@@ -1,7 +1,8 @@
 // SLICE and SPLIT. Both only move bytes, so one kernel per element width serves every
 // tensor type; the innermost contiguous run of each copy is a single memcpy.
+#include "ops/operation.h"
 #include "ops/elementwise_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

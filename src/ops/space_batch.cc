@@ -2,7 +2,8 @@
 // BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH. Each output pixel
 // takes the channel vector of one input pixel (or the logical zero for padding), so in NHWC
 // the kernels move whole channel runs with memcpy; NCHW walks the channel stride.
-#include "ops/shape_util.h"
+#include "ops/operation.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

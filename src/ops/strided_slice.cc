@@ -1,6 +1,7 @@
 // STRIDED_SLICE with TensorFlow semantics: negative indices count from the end,
 // out-of-range begin/end are clamped, masks select the full range, negative strides walk
 // backwards, and shrink_axis_mask drops dimensions that must select exactly one element.
+#include "ops/operation.h"
 #include "ops/reduce_util.h"
 
 namespace nn {

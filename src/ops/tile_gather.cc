@@ -1,6 +1,7 @@
 // TILE, GATHER and EXPAND_DIMS: pure data movement, one byte-level kernel for every type.
+#include "ops/operation.h"
 #include "ops/elementwise_util.h"
-#include "ops/shape_util.h"
+#include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {

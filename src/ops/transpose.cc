@@ -2,6 +2,7 @@
 // merges input dimensions that stay adjacent), then either copies contiguous inner runs
 // with memcpy or does a cache-tiled 2-D transpose per outer slab. The reference device
 // uses a plain per-element index mapping.
+#include "ops/operation.h"
 #include "ops/reduce_util.h"
 
 namespace nn {

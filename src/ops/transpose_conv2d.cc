@@ -19,6 +19,7 @@
 #include <mutex>
 #include <vector>
 
+#include "ops/operation.h"
 #include "cpu/xnnpack_util.h"
 #include "ops/conv_util.h"
 

@@ -7,10 +7,10 @@
 #include <limits>
 #include <type_traits>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 #include "ops/elementwise2_util.h"
 #include "ops/elementwise_util.h"
-#include "ops/fixed_point.h"
+#include "cpu/kernels/fixed_point.h"
 #include "ops/operation.h"
 
 namespace nn {

@@ -7,11 +7,10 @@
 #include <cstdint>
 #include <limits>
 
-#include "ops/operation.h"
+#include "spec/operation.h"
 
 namespace nn {
 
-using Half = _Float16;
 
 // ---- fused activation ------------------------------------------------------------------
 

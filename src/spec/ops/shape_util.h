@@ -7,8 +7,8 @@
 #include <initializer_list>
 #include <vector>
 
-#include "ops/common.h"
-#include "ops/operation.h"
+#include "spec/ops/common.h"
+#include "spec/operation.h"
 
 namespace nn {
 namespace shape_ops {
@@ -85,7 +85,7 @@ inline Status checkOptionalBool(ValidationContext& c, uint32_t i, int64_t since)
 
 // Reads an optional BOOL scalar during prepare/execute. Returns false when the value is
 // needed but not available yet (non-constant at compile time).
-inline bool readOptionalBool(const OpContext& ctx, uint32_t i, bool* value) {
+inline bool readOptionalBool(const ShapeContext& ctx, uint32_t i, bool* value) {
   *value = false;
   if (i >= ctx.numInputs() || ctx.isOmitted(i)) return true;
   if (!ctx.hasInputData(i)) return false;
@@ -105,7 +105,7 @@ Status withElementType(uint32_t bytes, F&& fn) {
   }
 }
 
-inline std::vector<int32_t> readInt32Vector(const OpContext& ctx, uint32_t i) {
+inline std::vector<int32_t> readInt32Vector(const ShapeContext& ctx, uint32_t i) {
   const size_t n = static_cast<size_t>(ctx.inputShape(i).count());
   std::vector<int32_t> v(n);
   if (n) memcpy(v.data(), ctx.inputData(i), n * sizeof(int32_t));

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "ops/common.h"
+#include "spec/ops/common.h"
 
 namespace nn {
 namespace fp {

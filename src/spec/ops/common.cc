@@ -1,4 +1,4 @@
-#include "ops/common.h"
+#include "spec/ops/common.h"
 
 namespace nn {
 
