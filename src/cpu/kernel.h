@@ -22,6 +22,15 @@ class OpState {
   virtual ~OpState() = default;
 };
 
+// Per-execution, per-operation mutable state (e.g. an XNNPACK operator set up for this
+// execution's buffers, scratch buffers, IF/WHILE results). Lives in the execution state, so
+// concurrent executions of one prepared model never share it; created lazily by the kernel
+// on first use and kept for the next computations of the same execution state.
+class OpScratch {
+ public:
+  virtual ~OpScratch() = default;
+};
+
 // A tensor produced by a referenced subgraph run (IF/WHILE), owning its bytes.
 struct OwnedTensor {
   Shape shape;
@@ -54,8 +63,12 @@ struct ExecutionEnv {
 class OpContext : public ShapeContext {
  public:
   OpContext(const Operation& op, uint32_t operationIndex, OperandSlot* slots,
-            const ExecutionEnv& env, std::unique_ptr<OpState>* state)
-      : ShapeContext(op, operationIndex, slots, env.relaxed), env_(env), state_(state) {}
+            const ExecutionEnv& env, std::unique_ptr<OpState>* state,
+            std::unique_ptr<OpScratch>* scratch = nullptr)
+      : ShapeContext(op, operationIndex, slots, env.relaxed),
+        env_(env),
+        state_(state),
+        scratch_(scratch) {}
 
   ThreadPool* threadPool() const { return env_.threadPool; }
   bool useReferenceKernels() const { return env_.referenceKernels; }
@@ -64,10 +77,21 @@ class OpContext : public ShapeContext {
   void setState(std::unique_ptr<OpState> s) {
     if (state_) *state_ = std::move(s);
   }
+  // This execution's scratch for this operation (nullptr until set, and always during init).
+  OpScratch* scratch() const { return scratch_ ? scratch_->get() : nullptr; }
+  // Returns the scratch of type T, creating it on first use; nullptr when the executor
+  // provides no per-execution storage (compilation).
+  template <typename T>
+  T* scratchAs() const {
+    if (scratch_ == nullptr) return nullptr;
+    if (!*scratch_) *scratch_ = std::make_unique<T>();
+    return static_cast<T*>(scratch_->get());
+  }
 
  private:
   const ExecutionEnv& env_;
   std::unique_ptr<OpState>* state_;
+  std::unique_ptr<OpScratch>* scratch_;
 };
 
 struct CpuKernel {

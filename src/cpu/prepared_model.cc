@@ -36,9 +36,14 @@ struct AlignedFree {
   void operator()(uint8_t* p) const { free(p); }
 };
 
-// Per-execution storage: operand slots, the arena, and buffers for shapes known only at run time.
+}  // namespace
+
+// Per-execution storage: operand slots, the arena, buffers for shapes known only at run time,
+// and each operation's scratch (main graph and referenced subgraphs).
 class CpuExecutionState : public ExecutionState {
  public:
+  std::vector<std::unique_ptr<OpScratch>> scratch;
+  std::vector<std::vector<std::unique_ptr<OpScratch>>> referencedScratch;
   std::vector<OperandSlot> slots;
   std::unique_ptr<uint8_t, AlignedFree> arena;
   size_t arenaSize = 0;
@@ -47,6 +52,37 @@ class CpuExecutionState : public ExecutionState {
   bool initialized = false;
   bool slotsFromTemplate = true;  // false after a run that re-inferred shapes
 };
+
+// IF/WHILE run referenced subgraphs through this, bound to one execution.
+class ExecutionRunner : public SubgraphRunner {
+ public:
+  ExecutionRunner(const CpuPreparedModel* pm, CpuExecutionState* st, const ExecutionEnv& env)
+      : pm_(pm), st_(st), env_(env) {
+    env_.runner = this;
+  }
+  const ExecutionEnv& env() const { return env_; }
+  size_t inputCount(uint32_t subgraph) const override {
+    return subgraph < pm_->referenced_.size()
+               ? pm_->referenced_[subgraph].subgraph->inputIndexes.size()
+               : 0;
+  }
+  size_t outputCount(uint32_t subgraph) const override {
+    return subgraph < pm_->referenced_.size()
+               ? pm_->referenced_[subgraph].subgraph->outputIndexes.size()
+               : 0;
+  }
+  Status run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
+             std::vector<OwnedTensor>* outputs) const override {
+    return pm_->runReferenced(subgraph, inputs, outputs, st_, env_);
+  }
+
+ private:
+  const CpuPreparedModel* pm_;
+  CpuExecutionState* st_;
+  ExecutionEnv env_;
+};
+
+namespace {
 
 // True when the inferred dims agree with the declared ones (0 = unknown, empty = unknown rank).
 bool compatible(const Dims& declared, const Dims& actual) {
@@ -67,7 +103,6 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
   pm->env_.relaxed = pm->model_->relaxComputationFloat32toFloat16;
   pm->env_.referenceKernels = referenceKernels;
   pm->env_.model = pm->model_.get();
-  pm->env_.runner = pm.get();
   // Referenced subgraphs get their shapes at run time from their callers (IF/WHILE).
   pm->referenced_.resize(pm->model_->referenced.size());
   for (size_t i = 0; i < pm->model_->referenced.size(); ++i)
@@ -135,13 +170,14 @@ void planArena(SubgraphPlan* plan) {
 // `reprepareAll` re-infers every shape (used when an input the plan assumed present is omitted).
 Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
                      std::vector<std::vector<uint8_t>>& dynamic, const ExecutionEnv& env,
-                     const Request* request, uint8_t* insufficient, bool reprepareAll) {
+                     const Request* request, uint8_t* insufficient, bool reprepareAll,
+                     std::vector<std::unique_ptr<OpScratch>>& scratch) {
   const Subgraph& sg = *plan.subgraph;
   for (uint32_t opIndex : plan.order) {
     const Operation& op = sg.operations[opIndex];
     const OperationSpec& spec = *plan.specs[opIndex];
     const CpuKernel& kernel = *plan.kernels[opIndex];
-    OpContext ctx(op, opIndex, slots.data(), env, &plan.states[opIndex]);
+    OpContext ctx(op, opIndex, slots.data(), env, &plan.states[opIndex], &scratch[opIndex]);
     if (reprepareAll || !plan.opStatic[opIndex]) {
       for (uint32_t i = 0; i < op.inputs.size(); ++i) {
         if (slots[op.inputs[i]].omitted && !inputMayBeOmitted(spec, i)) {
@@ -333,6 +369,10 @@ std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
     st->arena.reset(static_cast<uint8_t*>(
         aligned_alloc(kArenaAlignment, alignUp(main_.arenaSize, kArenaAlignment))));
   st->dynamic.resize(main_.templateSlots.size());
+  st->scratch.resize(model_->main.operations.size());
+  st->referencedScratch.resize(referenced_.size());
+  for (size_t i = 0; i < referenced_.size(); ++i)
+    st->referencedScratch[i].resize(referenced_[i].subgraph->operations.size());
   st->insufficient.assign(model_->main.outputIndexes.size(), 0);
   st->initialized = true;
   return st;
@@ -345,16 +385,10 @@ void CpuPreparedModel::recycleExecutionState(std::unique_ptr<ExecutionState> sta
   if (statePool_.size() < kMaxPooledStates) statePool_.push_back(std::move(state));
 }
 
-size_t CpuPreparedModel::inputCount(uint32_t subgraph) const {
-  return subgraph < referenced_.size() ? referenced_[subgraph].subgraph->inputIndexes.size() : 0;
-}
-
-size_t CpuPreparedModel::outputCount(uint32_t subgraph) const {
-  return subgraph < referenced_.size() ? referenced_[subgraph].subgraph->outputIndexes.size() : 0;
-}
-
-Status CpuPreparedModel::run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
-                             std::vector<OwnedTensor>* outputs) const {
+Status CpuPreparedModel::runReferenced(uint32_t subgraph,
+                                       const std::vector<const OperandSlot*>& inputs,
+                                       std::vector<OwnedTensor>* outputs, CpuExecutionState* st,
+                                       const ExecutionEnv& env) const {
   if (subgraph >= referenced_.size()) {
     return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: referenced model %u does not exist", subgraph);
   }
@@ -375,7 +409,8 @@ Status CpuPreparedModel::run(uint32_t subgraph, const std::vector<const OperandS
     s.omitted = src.omitted;
     s.shapeKnown = true;
   }
-  NN_RETURN_IF_ERROR(runOperations(plan, slots, dynamic, runEnv_, nullptr, nullptr, false));
+  NN_RETURN_IF_ERROR(runOperations(plan, slots, dynamic, env, nullptr, nullptr, false,
+                                   st->referencedScratch[subgraph]));
   outputs->resize(sg.outputIndexes.size());
   for (size_t i = 0; i < sg.outputIndexes.size(); ++i) {
     const OperandSlot& s = slots[sg.outputIndexes[i]];
@@ -404,10 +439,11 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
              sg.outputIndexes.size());
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  runEnv_ = env_;
-  runEnv_.loopTimeoutNs = options.loopTimeoutNs;
-  runEnv_.deadlineNs = options.deadlineNs;
-  runEnv_.executing = true;
+  ExecutionEnv env = env_;
+  env.loopTimeoutNs = options.loopTimeoutNs;
+  env.deadlineNs = options.deadlineNs;
+  env.executing = true;
+  const ExecutionRunner runner(this, st, env);
   // Shapes inferred at compilation assumed every model input present; an optional input
   // omitted now sends this run down the dynamic path.
   bool staticRun = main_.fullyStatic;
@@ -480,8 +516,8 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     }
   }
   NN_RETURN_IF_ERROR(
-      runOperations(main_, slots, st->dynamic, runEnv_, &request, st->insufficient.data(),
-                    main_.fullyStatic && !staticRun));
+      runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
+                    main_.fullyStatic && !staticRun, st->scratch));
   bool anyInsufficient = false;
   if (outputShapes != nullptr) outputShapes->resize(sg.outputIndexes.size());
   for (size_t i = 0; i < sg.outputIndexes.size(); ++i) {

@@ -29,7 +29,9 @@ struct SubgraphPlan {
   bool fullyStatic = false;
 };
 
-class CpuPreparedModel : public PreparedModel, private SubgraphRunner {
+class CpuExecutionState;
+
+class CpuPreparedModel : public PreparedModel {
  public:
   // Returns the error of the first operation that cannot be prepared.
   static Status create(std::shared_ptr<const Model> model, bool referenceKernels,
@@ -44,11 +46,11 @@ class CpuPreparedModel : public PreparedModel, private SubgraphRunner {
   CpuPreparedModel() = default;
   Status buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan);
 
-  // SubgraphRunner, used by IF/WHILE while the execution lock is held.
-  size_t inputCount(uint32_t subgraph) const override;
-  size_t outputCount(uint32_t subgraph) const override;
-  Status run(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
-             std::vector<OwnedTensor>* outputs) const override;
+  friend class ExecutionRunner;
+  // Runs referenced subgraph `subgraph` for IF/WHILE within one execution (`st`, `env`).
+  Status runReferenced(uint32_t subgraph, const std::vector<const OperandSlot*>& inputs,
+                       std::vector<OwnedTensor>* outputs, CpuExecutionState* st,
+                       const ExecutionEnv& env) const;
 
   std::shared_ptr<const Model> model_;
   ExecutionEnv env_;
@@ -57,7 +59,6 @@ class CpuPreparedModel : public PreparedModel, private SubgraphRunner {
   // Kernels keep mutable state (e.g. XNNPACK operators are set up per run), so the
   // computations of one prepared model are serialized.
   mutable std::mutex mutex_;
-  mutable ExecutionEnv runEnv_;  // env of the computation in progress (under mutex_)
   // Execution states of finished executions, reused by the next ones.
   mutable std::mutex poolMutex_;
   mutable std::vector<std::unique_ptr<ExecutionState>> statePool_;
