@@ -14,6 +14,8 @@
 #ifndef ANNLINUX_NEURAL_NETWORKS_DIAGNOSTICS_H
 #define ANNLINUX_NEURAL_NETWORKS_DIAGNOSTICS_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +29,19 @@ const char* ANNLinux_getLastErrorMessage(void);
 /* Forgets the calling thread's last error message (subsequent
  * ANNLinux_getLastErrorMessage calls return "" until a new error). */
 void ANNLinux_clearLastErrorMessage(void);
+
+/* The name of an operation code as the NNAPI spec spells it without the
+ * ANEURALNETWORKS_ prefix ("ADD", "CONV_2D", ..., "DENSIFY"), or NULL for a
+ * code this runtime does not know.  The string is static. */
+const char* ANNLinux_operationName(int32_t operationCode);
+
+/* The operation code of a name as returned by ANNLinux_operationName, or -1
+ * when the name is not an operation this runtime knows. */
+int32_t ANNLinux_operationCodeFromName(const char* name);
+
+/* The name of a ResultCode without the ANEURALNETWORKS_ prefix ("NO_ERROR",
+ * "BAD_DATA", ...), or "UNKNOWN_RESULT_CODE".  The string is static. */
+const char* ANNLinux_resultCodeName(int resultCode);
 
 #ifdef __cplusplus
 }  /* extern "C" */
