@@ -59,7 +59,7 @@ class CpuDevice : public Device {
 
   Status prepareModel(const std::shared_ptr<const Model>& model, const PrepareOptions& options,
                       std::shared_ptr<PreparedModel>* prepared) const override {
-    return CpuPreparedModel::create(model, reference_, prepared);
+    return CpuPreparedModel::create(model, reference_, options.cpuThreads, prepared);
   }
 
  private:

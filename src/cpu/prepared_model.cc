@@ -25,12 +25,6 @@ uint64_t nowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
 }
 
-ThreadPool* sharedThreadPool() {
-  // One pool per process: creating threads per compilation would make small models pay for
-  // thread start-up, and executions of different compilations then share the cores fairly.
-  static ThreadPool pool(ThreadPool::defaultThreadCount());
-  return &pool;
-}
 
 struct AlignedFree {
   void operator()(uint8_t* p) const { free(p); }
@@ -96,10 +90,10 @@ bool compatible(const Dims& declared, const Dims& actual) {
 }  // namespace
 
 Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referenceKernels,
-                                std::shared_ptr<PreparedModel>* out) {
+                                int threads, std::shared_ptr<PreparedModel>* out) {
   std::shared_ptr<CpuPreparedModel> pm(new CpuPreparedModel());
   pm->model_ = std::move(model);
-  pm->env_.threadPool = sharedThreadPool();
+  pm->env_.threadPool = ThreadPool::shared(threads);
   pm->env_.relaxed = pm->model_->relaxComputationFloat32toFloat16;
   pm->env_.referenceKernels = referenceKernels;
   pm->env_.model = pm->model_.get();

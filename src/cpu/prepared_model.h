@@ -33,8 +33,9 @@ class CpuExecutionState;
 
 class CpuPreparedModel : public PreparedModel {
  public:
-  // Returns the error of the first operation that cannot be prepared.
-  static Status create(std::shared_ptr<const Model> model, bool referenceKernels,
+  // Returns the error of the first operation that cannot be prepared. `threads` is the
+  // driver thread count (<= 0: ThreadPool::defaultThreadCount()).
+  static Status create(std::shared_ptr<const Model> model, bool referenceKernels, int threads,
                        std::shared_ptr<PreparedModel>* out);
 
   std::unique_ptr<ExecutionState> createExecutionState() const override;

@@ -1,8 +1,11 @@
-// Worker pool shared by the kernels of one prepared model. Backed by pthreadpool (the pool
-// XNNPACK itself uses, so its operators and ours share the same threads) when available.
+// Worker pool of the CPU driver. Backed by pthreadpool (the pool XNNPACK itself uses, so its
+// operators and ours share the same threads) when available, by our own fork-join workers
+// otherwise.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -31,7 +34,7 @@ class RangeFn {
 
 class ThreadPool {
  public:
-  // threads <= 0 picks NNAPI_CPU_THREADS or the number of online cores.
+  // A pool of `threads` workers including the caller (1 = everything runs on the caller).
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -39,16 +42,25 @@ class ThreadPool {
 
   int numThreads() const { return threads_; }
   // Runs fn(begin, end) over [0, n) split into contiguous chunks of at least `grain` items.
-  // Returns once every chunk has run.
+  // Returns once every chunk has run. When another execution is using the pool right now,
+  // the caller runs the whole range itself instead of waiting for the pool to free up.
   void parallelFor(size_t n, size_t grain, RangeFn fn);
   // The pthreadpool handle for XNNPACK (nullptr when single-threaded or unavailable).
   pthreadpool* handle() const { return pool_; }
 
+  // The driver's default: NNAPI_CPU_THREADS if set (1..64), else the number of online cores.
   static int defaultThreadCount();
+  // One process-wide pool per thread count (created on first use, never destroyed), so
+  // compilations asking for the same count share threads and small models do not pay for
+  // thread start-up. `threads` <= 0 means defaultThreadCount().
+  static ThreadPool* shared(int threads);
 
  private:
+  struct Workers;  // our own fork-join workers when pthreadpool is not available
   int threads_ = 1;
   pthreadpool* pool_ = nullptr;
+  std::unique_ptr<Workers> workers_;
+  std::atomic<bool> busy_{false};
 };
 
 }  // namespace nn

@@ -41,6 +41,8 @@ struct PrepareOptions {
   int32_t preference = 1;
   int32_t priority = 100;
   uint64_t deadlineNs = 0;
+  // CPU drivers: worker threads for this model's kernels (0 = the driver's default).
+  int32_t cpuThreads = 0;
 };
 
 class Device {
