@@ -81,3 +81,9 @@ const Device* cpuReferenceDevice() {
 }
 
 }  // namespace nn
+
+namespace nn {
+
+std::vector<const Device*> builtinDevices() { return {cpuDevice(), cpuReferenceDevice()}; }
+
+}  // namespace nn
