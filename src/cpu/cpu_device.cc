@@ -1,4 +1,5 @@
 #include "cpu/cpu_device.h"
+#include "hal/builtin_drivers.h"
 
 #include <android/NeuralNetworks.h>
 
