@@ -1,6 +1,7 @@
-// Helpers shared by the recurrent operations (RNN, SVDF, LSTM) and LSH_PROJECTION:
-// batched matrix-vector products, the activation codes those ops accept, and float16 <-> float32
-// staging so each kernel is written once in float32 (as the NNAPI reference does).
+// Arithmetic shared by the recurrent kernels (RNN, SVDF, the LSTM and sequence families) and
+// LSH_PROJECTION: batched matrix-vector products, the activations, and float16 <-> float32
+// staging so each kernel is written once in float32 (as the NNAPI reference does). The
+// activation codes themselves are part of the catalog (spec/ops/recurrent.h).
 #pragma once
 
 #include <algorithm>
@@ -8,27 +9,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "spec/ops/common.h"
-#include "ops/operation.h"
+#include "spec/operation.h"
+#include "spec/ops/recurrent.h"
 
 namespace nn {
 namespace recurrent {
-
-// Activation codes of the recurrent ops. They extend FuseCode with the TFLite codes the
-// reference implementation also understands (TANH = 4, SIGMOID = 6); 5 (sign bit) is not
-// an activation function the reference can apply.
-enum Activation : int32_t {
-  kActNone = 0,
-  kActRelu = 1,
-  kActRelu1 = 2,
-  kActRelu6 = 3,
-  kActTanh = 4,
-  kActSigmoid = 6,
-};
-
-inline bool isValidActivation(int32_t code) {
-  return (code >= 0 && code <= 4) || code == kActSigmoid;
-}
 
 inline float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
 
@@ -78,21 +63,17 @@ inline void broadcastRows(const float* vec, uint32_t n, uint32_t batch, float* o
   for (uint32_t b = 0; b < batch; ++b) std::copy(vec, vec + n, out + static_cast<size_t>(b) * n);
 }
 
-inline bool isFloatTensor(OperandType t) {
-  return t == OperandType::TENSOR_FLOAT32 || t == OperandType::TENSOR_FLOAT16;
-}
-
 // A float32 view of a float input: float32 data is used in place, float16 is converted into
 // owned storage. Omitted inputs give nullptr.
 class FloatIn {
  public:
   FloatIn() = default;
-  FloatIn(const OpContext& ctx, uint32_t i) { reset(ctx, i); }
+  FloatIn(const ShapeContext& ctx, uint32_t i) { reset(ctx, i); }
   FloatIn(const FloatIn&) = delete;
   FloatIn& operator=(const FloatIn&) = delete;
   // Moving a vector keeps its heap buffer, so data_ stays valid.
   FloatIn(FloatIn&&) = default;
-  void reset(const OpContext& ctx, uint32_t i) {
+  void reset(const ShapeContext& ctx, uint32_t i) {
     data_ = nullptr;
     if (ctx.isOmitted(i) || !ctx.hasInputData(i)) return;
     const size_t n = static_cast<size_t>(ctx.inputShape(i).count());
@@ -118,7 +99,7 @@ class FloatIn {
 // and commit() converts it into the output buffer.
 class FloatOut {
  public:
-  FloatOut(const OpContext& ctx, uint32_t i) : ctx_(ctx), index_(i) {
+  FloatOut(const ShapeContext& ctx, uint32_t i) : ctx_(ctx), index_(i) {
     half_ = ctx.outputShape(i).type == OperandType::TENSOR_FLOAT16;
     if (half_) {
       storage_.assign(static_cast<size_t>(ctx.outputShape(i).count()), 0.f);
@@ -135,18 +116,12 @@ class FloatOut {
   }
 
  private:
-  const OpContext& ctx_;
+  const ShapeContext& ctx_;
   uint32_t index_;
   bool half_ = false;
   std::vector<float> storage_;
   float* data_ = nullptr;
 };
-
-// Reads a FLOAT32 or FLOAT16 scalar as float.
-inline float floatScalar(const OpContext& ctx, uint32_t i) {
-  if (ctx.inputType(i) == OperandType::FLOAT16) return static_cast<float>(ctx.scalar<Half>(i));
-  return ctx.scalar<float>(i);
-}
 
 }  // namespace recurrent
 }  // namespace nn

@@ -9,31 +9,19 @@
 // asymmetric quantized types).
 //
 // Every piece of metadata may come from a model input, so the sparse structure is checked in
-// full before any value is read or written: prepare checks it when the data is already there
-// (a compile-time error for constants), execute checks it again because a static plan does
-// not rerun prepare for each request.
-#include <cstring>
+// full before any value is read or written: shape inference checks it when the data is
+// already there (a compile-time error for constants), the kernel (cpu/kernels/densify.cc)
+// checks it again because a static plan does not rerun shape inference for each request.
+#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "ops/operation.h"
-#include "spec/ops/common.h"
+#include "spec/operation.h"
+#include "spec/ops/densify.h"
 
 namespace nn {
+namespace densify {
 namespace {
-
-constexpr uint32_t kValues = 0;
-constexpr uint32_t kTraversalOrder = 1;
-constexpr uint32_t kBlockMap = 2;
-constexpr uint32_t kDimFormat = 3;
-constexpr uint32_t kDimensions = 4;
-constexpr uint32_t kFirstLevelArray = 5;
-constexpr int32_t kDense = 0;
-constexpr int32_t kSparseCsr = 1;
-// Keeps element counts and per-level position counts far from 64-bit overflow and rejects
-// outputs no buffer could hold.
-constexpr uint64_t kMaxOutputElements = 0x7fffffffull;
-constexpr uint64_t kPositionLimit = 1ull << 40;
 
 bool isSupportedValueType(OperandType t) {
   switch (t) {
@@ -52,20 +40,7 @@ bool isSupportedValueType(OperandType t) {
   }
 }
 
-bool hasZeroPoint(OperandType t) {
-  return t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED ||
-         t == OperandType::TENSOR_QUANT16_ASYMM;
-}
-
-// A rank-1 int32 input as seen at prepare/execute. An omitted input is an empty array.
-struct IntArray {
-  const int32_t* data = nullptr;
-  uint32_t size = 0;
-  bool available = true;  // false: non-empty but the value is not known yet
-  int32_t operator[](size_t i) const { return data[i]; }
-};
-
-Status readArray(OpContext& ctx, uint32_t i, IntArray* out) {
+Status readArray(const ShapeContext& ctx, uint32_t i, IntArray* out) {
   *out = IntArray{};
   if (ctx.isOmitted(i)) return kOk;
   const Shape& s = ctx.inputShape(i);
@@ -77,21 +52,11 @@ Status readArray(OpContext& ctx, uint32_t i, IntArray* out) {
   return kOk;
 }
 
-// The metadata that determines the output shape, checked and digested.
-struct Layout {
-  uint32_t levels = 0;                // L
-  uint32_t rank = 0;                  // n, the output rank
-  std::vector<int32_t> format;        // per level (empty when not known yet)
-  std::vector<uint32_t> levelSize;    // per level
-  std::vector<uint32_t> levelDim;     // per level: the original dimension it walks
-  std::vector<uint64_t> levelStride;  // per level: output elements per coordinate step
-  Dims outDims;
-  uint64_t outCount = 0;
-};
+}  // namespace
 
 // Reads inputs 1..4 and derives the output shape. Returns kDeferred when a value needed for
 // the shape is not available yet.
-Status buildLayout(OpContext& ctx, Layout* layout) {
+Status buildLayout(const ShapeContext& ctx, Layout* layout) {
   IntArray order, blockMap, format, dims;
   NN_RETURN_IF_ERROR(readArray(ctx, kTraversalOrder, &order));
   NN_RETURN_IF_ERROR(readArray(ctx, kBlockMap, &blockMap));
@@ -193,7 +158,7 @@ Status buildLayout(OpContext& ctx, Layout* layout) {
 
 // Checks the CSR arrays of every sparse level and that the structure addresses exactly the
 // stored values. After this the traversal stays within every array and the output.
-Status checkStructure(OpContext& ctx, const Layout& layout, uint64_t valueCount,
+Status checkStructure(const ShapeContext& ctx, const Layout& layout, uint64_t valueCount,
                       std::vector<IntArray>* segmentsOut, std::vector<IntArray>* indicesOut) {
   std::vector<IntArray>& segments = *segmentsOut;
   std::vector<IntArray>& indices = *indicesOut;
@@ -244,49 +209,9 @@ Status checkStructure(OpContext& ctx, const Layout& layout, uint64_t valueCount,
   return kOk;
 }
 
-template <typename T>
-void scatter(const Layout& layout, const std::vector<IntArray>& segments,
-             const std::vector<IntArray>& indices, const T* values, T zero, T* out) {
-  std::fill(out, out + layout.outCount, zero);
-  if (layout.outCount == 0) return;
-  const uint32_t levels = layout.levels;
-  // Depth-first walk without recursion: per level the current and end position, the dense
-  // base position and the output offset accumulated from the levels above.
-  std::vector<uint64_t> cur(levels), end(levels), base(levels), offset(levels + 1, 0);
-  auto enter = [&](uint32_t l, uint64_t parent) {
-    if (layout.format[l] == kDense) {
-      base[l] = parent * layout.levelSize[l];
-      cur[l] = 0;
-      end[l] = layout.levelSize[l];
-    } else {
-      cur[l] = static_cast<uint64_t>(segments[l][parent]);
-      end[l] = static_cast<uint64_t>(segments[l][parent + 1]);
-    }
-  };
-  enter(0, 0);
-  uint32_t l = 0;
-  for (;;) {
-    if (cur[l] == end[l]) {
-      if (l == 0) break;
-      --l;
-      ++cur[l];
-      continue;
-    }
-    const bool dense = layout.format[l] == kDense;
-    const uint64_t coord = dense ? cur[l] : static_cast<uint64_t>(indices[l][cur[l]]);
-    const uint64_t position = dense ? base[l] + cur[l] : cur[l];
-    offset[l + 1] = offset[l] + coord * layout.levelStride[l];
-    if (l + 1 == levels) {
-      out[offset[l + 1]] = values[position];
-      ++cur[l];
-    } else {
-      ++l;
-      enter(l, position);
-    }
-  }
-}
+namespace {
 
-Status validateDensify(ValidationContext& c) {
+Status validate(ValidationContext& c) {
   if (c.numInputs() < kFirstLevelArray || (c.numInputs() - kFirstLevelArray) % 2 != 0)
     return c.fail("expected 5 + 2 * (traversal levels) inputs, got %u", c.numInputs());
   NN_RETURN_IF_ERROR(c.checkOutputCount(1));
@@ -334,7 +259,7 @@ Status validateDensify(ValidationContext& c) {
   return kOk;
 }
 
-Status prepareDensify(OpContext& ctx) {
+Status inferShapes(ShapeContext& ctx) {
   const Shape& values = ctx.inputShape(kValues);
   if (values.rank() != 1)
     return ctx.fail("input 0: expected rank 1 (the stored values), got rank %u", values.rank());
@@ -350,58 +275,17 @@ Status prepareDensify(OpContext& ctx) {
   return ctx.setOutputDims(0, layout.outDims);
 }
 
-Status executeDensify(OpContext& ctx) {
-  Layout layout;
-  const Status ls = buildLayout(ctx, &layout);
-  if (ls == kDeferred) return ctx.fail("the sparsity metadata has no value at execution");
-  NN_RETURN_IF_ERROR(ls);
-  if (layout.format.empty()) return ctx.fail("input 3 (dimension formats) has no value");
-  if (layout.outDims != ctx.outputShape(0).dims)
-    return ctx.fail("output 0: shape %s does not match the sparsity metadata %s",
-                    toString(ctx.outputShape(0).dims).c_str(), toString(layout.outDims).c_str());
-  const Shape& valuesShape = ctx.inputShape(kValues);
-  std::vector<IntArray> segments, indices;
-  const Status ss = checkStructure(ctx, layout, valuesShape.dim(0), &segments, &indices);
-  if (ss == kDeferred) return ctx.fail("a segments/indices input has no value at execution");
-  NN_RETURN_IF_ERROR(ss);
-  if (layout.outCount == 0) return kOk;
-
-  const OperandType type = valuesShape.type;
-  const int32_t zp = hasZeroPoint(type) ? valuesShape.zeroPoint : 0;
-  switch (elementSize(type)) {
-    case 1: {
-      // uint8 and int8 storage share the bit pattern of the zero point's low byte.
-      const uint8_t zero = static_cast<uint8_t>(zp);
-      scatter(layout, segments, indices, ctx.input<uint8_t>(kValues), zero,
-              ctx.output<uint8_t>(0));
-      return kOk;
-    }
-    case 2: {
-      const uint16_t zero = static_cast<uint16_t>(zp);
-      scatter(layout, segments, indices, ctx.input<uint16_t>(kValues), zero,
-              ctx.output<uint16_t>(0));
-      return kOk;
-    }
-    case 4:
-      // Float zero and integer zero are both all-zero bits.
-      scatter(layout, segments, indices, ctx.input<uint32_t>(kValues), uint32_t{0},
-              ctx.output<uint32_t>(0));
-      return kOk;
-    default:
-      return ctx.fail("input 0: unsupported type %s", toString(type));
-  }
-}
-
 }  // namespace
+}  // namespace densify
 
-NN_REGISTER_OPERATION(DENSIFY, validateDensify, prepareDensify, executeDensify);
 // The block map and the per-level CSR arrays are empty for unblocked tensors and dense levels;
 // an empty constant (setOperandValue(NULL, 0)) or an empty model input (setInput(NULL, 0)) is
-// recorded as omitted, so these inputs must be allowed to be. The registry tracks 64 inputs,
-// i.e. up to 29 traversal levels with omitted arrays.
-NN_OPTIONAL_INPUTS(DENSIFY, {2,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                             21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37,
-                             38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54,
-                             55, 56, 57, 58, 59, 60, 61, 62, 63});
+// recorded as omitted, so these inputs must be allowed to be. The optional-input mask covers
+// 64 inputs, i.e. up to 29 traversal levels with omitted arrays.
+NN_DEFINE_OPERATION_SPEC_OPTIONAL(DENSIFY, densify::validate, densify::inferShapes,
+                                  {2,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18,
+                                   19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+                                   34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+                                   49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63});
 
 }  // namespace nn

@@ -1,64 +1,20 @@
-// HEATMAP_MAX_KEYPOINT (API level 29): for every box and keypoint, finds the heatmap maximum,
-// refines its position and score with a quadratic (second-order Taylor) fit on the 3x3
-// neighbourhood, and maps the position into the box. Computes in float32 like the NNAPI
+// HEATMAP_MAX_KEYPOINT kernel (API level 29): for every box and keypoint, finds the heatmap
+// maximum, refines its position and score with a quadratic (second-order Taylor) fit on the
+// 3x3 neighbourhood, and maps the position into the box. Computes in float32 like the NNAPI
 // reference; quantized heatmaps are dequantized and the results requantized.
+#include <algorithm>
 #include <cfloat>
+#include <cmath>
+#include <vector>
 
-#include "ops/operation.h"
-#include "ops/detection_util.h"
+#include "cpu/kernel.h"
+#include "cpu/kernels/detection_util.h"
+#include "spec/ops/detection.h"
 
 namespace nn {
 namespace {
 
-using namespace detection;
-
-constexpr uint32_t kLayoutInput = 2;
-
-Status validateHeatmap(ValidationContext& c) {
-  c.requireFeatureLevel(kFeatureLevel3);
-  if (c.numInputs() != 3) return c.fail("expected 3 inputs, got %u", c.numInputs());
-  const OperandType t = c.inputType(0);
-  if (t == kF32 || t == kF16) {
-    NN_RETURN_IF_ERROR(checkSignature(c, {t, t, OperandType::BOOL}, {t, t}));
-  } else if (t == kQ8 || t == kQ8S) {
-    if (t == kQ8S) c.requireFeatureLevel(kFeatureLevel4);
-    NN_RETURN_IF_ERROR(checkSignature(c, {t, kQ16A, OperandType::BOOL}, {t, kQ16A}));
-    NN_RETURN_IF_ERROR(checkBoxQuant(c, c.input(1), "input 1 (boxes)"));
-    NN_RETURN_IF_ERROR(checkBoxQuant(c, c.output(1), "output 1 (keypoints)"));
-  } else {
-    return c.fail("input 0: unsupported type %s (expected TENSOR_FLOAT32, TENSOR_FLOAT16, "
-                  "TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED)",
-                  toString(t));
-  }
-  NN_RETURN_IF_ERROR(c.checkInputRank(0, 4));
-  return c.checkInputRank(1, 2);
-}
-
-struct HeatmapDims {
-  uint32_t boxes, size, keypoints;
-};
-
-Status heatmapDims(OpContext& ctx, bool nchw, HeatmapDims* d) {
-  NN_RETURN_IF_ERROR(checkRank(ctx, 0, 4));
-  NN_RETURN_IF_ERROR(checkRank(ctx, 1, 2));
-  const Dims& hd = ctx.inputShape(0).dims;
-  d->boxes = hd[0];
-  d->size = hd[2];
-  d->keypoints = nchw ? hd[1] : hd[3];
-  NN_RETURN_IF_ERROR(checkDim(ctx, 0, nchw ? 3 : 1, d->size, "the heatmap width (square maps)"));
-  if (d->size < 2) return ctx.fail("input 0: heatmaps must be at least 2x2, got %ux%u", d->size,
-                                    d->size);
-  NN_RETURN_IF_ERROR(checkDim(ctx, 1, 0, d->boxes, "the number of heatmaps"));
-  return checkDim(ctx, 1, 1, 4, "4");
-}
-
-Status prepareHeatmap(OpContext& ctx) {
-  if (!ctx.hasInputData(kLayoutInput)) return kDeferred;
-  HeatmapDims d;
-  NN_RETURN_IF_ERROR(heatmapDims(ctx, ctx.scalar<uint8_t>(kLayoutInput) != 0, &d));
-  NN_RETURN_IF_ERROR(ctx.setOutputDims(0, {d.boxes, d.keypoints}));
-  return ctx.setOutputDims(1, {d.boxes, d.keypoints, 2});
-}
+using namespace detection;  // NOLINT: heatmapDims and the float32 staging
 
 // Fits D(x) = D - b'x + x'Ax/2 to the 3x3 grid around the maximum; updates the sub-pixel
 // offset `delta` and the interpolated score when the Hessian is invertible.
@@ -87,8 +43,8 @@ void refineMaximum(const float g[3][3], float atol, float rtol, float delta[2], 
                2.0f;
 }
 
-Status executeHeatmap(OpContext& ctx) {
-  const bool nchw = ctx.scalar<uint8_t>(kLayoutInput) != 0;
+Status execute(OpContext& ctx) {
+  const bool nchw = ctx.scalar<uint8_t>(kHeatmapLayoutInput) != 0;
   HeatmapDims d;
   NN_RETURN_IF_ERROR(heatmapDims(ctx, nchw, &d));
   if (ctx.outputShape(0).count() == 0) return kOk;
@@ -147,6 +103,6 @@ Status executeHeatmap(OpContext& ctx) {
 
 }  // namespace
 
-NN_REGISTER_OPERATION(HEATMAP_MAX_KEYPOINT, validateHeatmap, prepareHeatmap, executeHeatmap);
+NN_DEFINE_CPU_KERNEL(HEATMAP_MAX_KEYPOINT, execute);
 
 }  // namespace nn

@@ -1,32 +1,17 @@
-// INSTANCE_NORMALIZATION (API level 29): normalizes every (batch, channel) plane of a 4-D
-// tensor to zero mean and unit variance over its spatial positions, then applies the scalar
-// gamma and beta. Statistics are accumulated in double (two passes) so float16 and float32
-// results are as close to the exact value as their storage allows.
-#include "ops/operation.h"
-#include "ops/detection_util.h"
+// INSTANCE_NORMALIZATION kernel (API level 29): normalizes every (batch, channel) plane of a
+// 4-D tensor to zero mean and unit variance over its spatial positions, then applies the
+// scalar gamma and beta. Statistics are accumulated in double (two passes) so float16 and
+// float32 results are as close to the exact value as their storage allows.
+#include <cmath>
+
+#include "cpu/kernel.h"
+#include "spec/ops/detection.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {
 
-using namespace detection;
-
-Status validateInstanceNorm(ValidationContext& c) {
-  c.requireFeatureLevel(kFeatureLevel3);
-  if (c.numInputs() != 5) return c.fail("expected 5 inputs, got %u", c.numInputs());
-  const OperandType t = c.inputType(0);
-  if (t != kF32 && t != kF16)
-    return c.fail("input 0: unsupported type %s (expected TENSOR_FLOAT32 or TENSOR_FLOAT16)",
-                  toString(t));
-  const OperandType s = floatScalarFor(t);
-  NN_RETURN_IF_ERROR(checkSignature(c, {t, s, s, s, OperandType::BOOL}, {t}));
-  return c.checkInputRank(0, 4);
-}
-
-Status prepareInstanceNorm(OpContext& ctx) {
-  NN_RETURN_IF_ERROR(checkRank(ctx, 0, 4));
-  return ctx.setOutputDims(0, ctx.inputShape(0).dims);
-}
+using namespace detection;  // NOLINT: type names and floatScalar
 
 template <typename T>
 void instanceNorm(const T* in, T* out, const shape_ops::Image4& d, float gamma, float beta,
@@ -55,7 +40,7 @@ void instanceNorm(const T* in, T* out, const shape_ops::Image4& d, float gamma, 
   }
 }
 
-Status executeInstanceNorm(OpContext& ctx) {
+Status execute(OpContext& ctx) {
   const Shape& shape = ctx.inputShape(0);
   if (shape.count() == 0) return kOk;
   const bool nchw = ctx.scalar<uint8_t>(4) != 0;
@@ -70,7 +55,6 @@ Status executeInstanceNorm(OpContext& ctx) {
 
 }  // namespace
 
-NN_REGISTER_OPERATION(INSTANCE_NORMALIZATION, validateInstanceNorm, prepareInstanceNorm,
-                      executeInstanceNorm);
+NN_DEFINE_CPU_KERNEL(INSTANCE_NORMALIZATION, execute);
 
 }  // namespace nn

@@ -1,20 +1,20 @@
-// The float LSTM cell shared by LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM and
-// BIDIRECTIONAL_SEQUENCE_LSTM: the optional-input rules, the per-cell shape checks and one
-// time step, computed in float32 in the NNAPI reference's order of operations.
+// The LSTM family at the catalog level: the float LSTM cell's optional-input rules and weight
+// shape checks shared by LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM and BIDIRECTIONAL_SEQUENCE_LSTM,
+// and each operation's geometry resolver (defined in its spec file, called again by its
+// kernel), plus what the two integer LSTMs share with their kernel. The float cell's time step
+// is cpu/kernels/lstm_cell.h.
 //
-// The ops number their inputs differently; they all address a cell's tensors through the
-// logical slots below (the LSTM operation's own input numbering, extended by the auxiliary
-// input weights of the bidirectional op).
+// The float ops number their inputs differently; they all address a cell's tensors through
+// the logical slots below (the LSTM operation's own input numbering, extended by the
+// auxiliary input weights of the bidirectional op).
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 
-#include "spec/ops/common.h"
-#include "ops/operation.h"
-#include "ops/recurrent_util.h"
+#include "spec/operation.h"
+#include "spec/ops/recurrent.h"
 
 namespace nn {
 namespace lstm {
@@ -55,11 +55,9 @@ enum Slot : uint32_t {
 };
 
 // Slots every cell needs (the op's own required scalars are checked by the op).
-constexpr uint32_t kRequiredTensorSlots[] = {
+inline constexpr uint32_t kRequiredTensorSlots[] = {
     kInputToForget, kInputToCell, kInputToOutput,  kRecToForget,   kRecToCell,
     kRecToOutput,   kForgetGateBias, kCellBias,    kOutputGateBias};
-
-constexpr float kLayerNormEpsilon = 1e-8f;
 
 // Which optional features the present inputs select.
 struct Config {
@@ -202,139 +200,166 @@ std::string checkWeightShapes(ShapeOf shapeOf, const Sizes& s, const Config& cfg
   return std::string();
 }
 
-struct Params {
-  int32_t activation = recurrent::kActTanh;
-  float cellClip = 0.f, projClip = 0.f;
-};
-
-// float32 data of a cell's tensors by slot; nullptr for absent ones.
-struct Tensors {
-  const float* t[kNumSlots] = {};
-  const float* operator[](uint32_t slot) const { return t[slot]; }
-};
-
-// Per batch row: v = (v - mean) / sqrt(variance + eps), then v = v * weights + bias.
-inline void layerNormalize(float* v, uint32_t n, uint32_t batch, const float* weights,
-                           const float* bias) {
-  for (uint32_t b = 0; b < batch; ++b) {
-    float* x = v + static_cast<size_t>(b) * n;
-    float sum = 0.f;
-    for (uint32_t i = 0; i < n; ++i) sum += x[i];
-    const float mean = sum / n;
-    float sq = 0.f;
-    for (uint32_t i = 0; i < n; ++i) sq += (x[i] - mean) * (x[i] - mean);
-    const float inv = 1.f / std::sqrt(sq / n + kLayerNormEpsilon);
-    for (uint32_t i = 0; i < n; ++i) x[i] = (x[i] - mean) * inv * weights[i] + bias[i];
-  }
-}
-
-// v[b, i] += w[i] * c[b, i]
-inline void peepholeAccumulate(float* v, const float* w, const float* c, uint32_t n,
-                               uint32_t batch) {
-  for (uint32_t b = 0; b < batch; ++b)
-    for (uint32_t i = 0; i < n; ++i)
-      v[static_cast<size_t>(b) * n + i] += w[i] * c[static_cast<size_t>(b) * n + i];
-}
-
-inline void clip(float* v, size_t n, float limit) {
-  for (size_t i = 0; i < n; ++i) v[i] = std::min(limit, std::max(-limit, v[i]));
-}
-
-// Scratch floats one step needs: the gate values, [input,] cell, forget, output gate, each
-// [batch, cell] (the LSTM op's scratch-buffer layout).
-inline size_t scratchSize(const Config& cfg, const Sizes& s) {
-  return static_cast<size_t>(s.batch) * s.cell * (cfg.cifg ? 3u : 4u);
-}
-
-// One time step. x is [batch, input], aux [batch, auxInput] (or null when cfg.aux is false),
-// hPrev [batch, output], cPrev [batch, cell]. Writes out [batch, output] (which is also the
-// new output state), cOut [batch, cell] and the gates into scratch. cOut may alias cPrev and
-// out may alias hPrev: the previous state is fully read before either is written.
-inline void step(const Config& cfg, const Sizes& s, const Params& p, const Tensors& w,
-                 const float* x, const float* aux, const float* hPrev, const float* cPrev,
-                 float* out, float* cOut, float* scratch) {
-  const uint32_t B = s.batch, I = s.input, C = s.cell, O = s.output, A = s.auxInput;
-  const size_t BC = static_cast<size_t>(B) * C;
-  float* inputGate = cfg.cifg ? nullptr : scratch;
-  float* cellGate = scratch + (cfg.cifg ? 0 : BC);
-  float* forgetGate = cellGate + BC;
-  float* outputGate = cellGate + 2 * BC;
-
-  // Gate pre-activations: bias (or zero when layer normalization adds it later) + W x +
-  // W_aux aux + R h.
-  auto initGate = [&](float* g, const float* bias) {
-    if (cfg.layerNorm)
-      std::fill(g, g + BC, 0.f);
-    else
-      recurrent::broadcastRows(bias, C, B, g);
-  };
-  if (!cfg.cifg) initGate(inputGate, w[kInputGateBias]);
-  initGate(forgetGate, w[kForgetGateBias]);
-  initGate(cellGate, w[kCellBias]);
-  initGate(outputGate, w[kOutputGateBias]);
-  using recurrent::matrixBatchVectorMultiplyAccumulate;
-  if (!cfg.cifg) matrixBatchVectorMultiplyAccumulate(w[kInputToInput], C, I, x, B, inputGate);
-  matrixBatchVectorMultiplyAccumulate(w[kInputToForget], C, I, x, B, forgetGate);
-  matrixBatchVectorMultiplyAccumulate(w[kInputToCell], C, I, x, B, cellGate);
-  matrixBatchVectorMultiplyAccumulate(w[kInputToOutput], C, I, x, B, outputGate);
-  if (cfg.aux && aux != nullptr) {
-    if (!cfg.cifg)
-      matrixBatchVectorMultiplyAccumulate(w[kAuxInputToInput], C, A, aux, B, inputGate);
-    matrixBatchVectorMultiplyAccumulate(w[kAuxInputToForget], C, A, aux, B, forgetGate);
-    matrixBatchVectorMultiplyAccumulate(w[kAuxInputToCell], C, A, aux, B, cellGate);
-    matrixBatchVectorMultiplyAccumulate(w[kAuxInputToOutput], C, A, aux, B, outputGate);
-  }
-  if (!cfg.cifg) matrixBatchVectorMultiplyAccumulate(w[kRecToInput], C, O, hPrev, B, inputGate);
-  matrixBatchVectorMultiplyAccumulate(w[kRecToForget], C, O, hPrev, B, forgetGate);
-  matrixBatchVectorMultiplyAccumulate(w[kRecToCell], C, O, hPrev, B, cellGate);
-  matrixBatchVectorMultiplyAccumulate(w[kRecToOutput], C, O, hPrev, B, outputGate);
-
-  auto sigmoidInPlace = [&](float* g) {
-    recurrent::applyActivation(recurrent::kActSigmoid, g, BC);
-  };
-  if (!cfg.cifg) {
-    if (cfg.peephole) peepholeAccumulate(inputGate, w[kCellToInput], cPrev, C, B);
-    if (cfg.layerNorm) layerNormalize(inputGate, C, B, w[kInputLayerNorm], w[kInputGateBias]);
-    sigmoidInPlace(inputGate);
-  }
-  if (cfg.peephole) peepholeAccumulate(forgetGate, w[kCellToForget], cPrev, C, B);
-  if (cfg.layerNorm) layerNormalize(forgetGate, C, B, w[kForgetLayerNorm], w[kForgetGateBias]);
-  sigmoidInPlace(forgetGate);
-
-  if (cfg.layerNorm) layerNormalize(cellGate, C, B, w[kCellLayerNorm], w[kCellBias]);
-  float* cNew = cOut;
-  for (size_t k = 0; k < BC; ++k) cNew[k] = forgetGate[k] * cPrev[k];
-  recurrent::applyActivation(p.activation, cellGate, BC);
-  if (cfg.cifg) {
-    // The coupled input gate is 1 - forget gate; the reference leaves it in the forget slot.
-    for (size_t k = 0; k < BC; ++k) {
-      forgetGate[k] = 1.f - forgetGate[k];
-      cNew[k] += cellGate[k] * forgetGate[k];
-    }
-  } else {
-    for (size_t k = 0; k < BC; ++k) cNew[k] += cellGate[k] * inputGate[k];
-  }
-  if (p.cellClip > 0.f) clip(cNew, BC, p.cellClip);
-
-  if (cfg.peephole) peepholeAccumulate(outputGate, w[kCellToOutput], cNew, C, B);
-  if (cfg.layerNorm) layerNormalize(outputGate, C, B, w[kOutputLayerNorm], w[kOutputGateBias]);
-  sigmoidInPlace(outputGate);
-  std::copy(cNew, cNew + BC, cellGate);
-  recurrent::applyActivation(p.activation, cellGate, BC);
-  for (size_t k = 0; k < BC; ++k) outputGate[k] *= cellGate[k];
-
-  const size_t BO = static_cast<size_t>(B) * O;
-  if (cfg.projection) {
-    if (cfg.projectionBias)
-      recurrent::broadcastRows(w[kProjBias], O, B, out);
-    else
-      std::fill(out, out + BO, 0.f);
-    matrixBatchVectorMultiplyAccumulate(w[kProjWeights], O, C, outputGate, B, out);
-    if (p.projClip > 0.f) clip(out, BO, p.projClip);
-  } else {
-    std::copy(outputGate, outputGate + BO, out);
-  }
-}
-
 }  // namespace lstm
+
+// ---- LSTM (spec/ops/lstm.cc) ------------------------------------------------------------
+
+namespace lstm_op {
+
+enum : uint32_t { kScratch = 0, kOutputStateOut = 1, kCellStateOut = 2, kOutput = 3 };
+
+// Checks the optional-input combination, the shapes and the scalars; kDeferred while an
+// optional input or a scalar is not bound yet (the configuration depends on which are
+// present).
+Status configure(const ShapeContext& ctx, lstm::Config* cfg, lstm::Sizes* d);
+
+}  // namespace lstm_op
+
+// ---- UNIDIRECTIONAL_SEQUENCE_LSTM / BIDIRECTIONAL_SEQUENCE_LSTM (spec/ops/sequence_lstm.cc)
+
+namespace sequence_lstm {
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+// The op input behind a logical slot has a value.
+inline bool bound(const ShapeContext& ctx, uint32_t index) {
+  return index != kNone && index < ctx.numInputs() && !ctx.isOmitted(index);
+}
+
+namespace uni {
+
+constexpr uint32_t kNumInputs = 28, kTimeMajor = 23;
+constexpr uint32_t kActivation = 20, kCellClip = 21, kProjClip = 22;
+constexpr uint32_t kOutput = 0, kOutputStateOut = 1, kCellStateOut = 2;
+
+// Logical slot -> op input: 0..22 are the LSTM numbering, the layer norm weights follow the
+// time-major flag.
+inline constexpr uint32_t kMap[lstm::kNumSlots] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                   11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                                   22, 24, 25, 26, 27, kNone, kNone, kNone,
+                                                   kNone};
+
+struct Geometry {
+  lstm::Config cfg;
+  lstm::Sizes sizes;
+  bool timeMajor = true;
+  uint32_t maxTime = 0;
+};
+
+Status configure(const ShapeContext& ctx, Geometry* g);
+
+}  // namespace uni
+
+namespace bi {
+
+constexpr uint32_t kNumInputs = 61;
+constexpr uint32_t kAuxInput = 39, kActivation = 48, kCellClip = 49, kProjClip = 50,
+                   kMergeOutputs = 51, kTimeMajor = 52;
+
+inline constexpr uint32_t kFwMap[lstm::kNumSlots] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                     11, 12, 13, 14, 15, 16, 17, 35, 36, 48, 49,
+                                                     50, 53, 54, 55, 56, 40, 41, 42, 43};
+inline constexpr uint32_t kBwMap[lstm::kNumSlots] = {0,  18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                                                     28, 29, 30, 31, 32, 33, 34, 37, 38, 48, 49,
+                                                     50, 57, 58, 59, 60, 44, 45, 46, 47};
+
+struct Geometry {
+  lstm::Config fw, bw;
+  lstm::Sizes fwSizes, bwSizes;
+  bool timeMajor = true, merge = false, hasAux = false, parallel = false;
+  uint32_t maxTime = 0;
+};
+
+Status configure(const ShapeContext& ctx, Geometry* g);
+
+}  // namespace bi
+
+}  // namespace sequence_lstm
+
+// ---- QUANTIZED_16BIT_LSTM / QUANTIZED_LSTM (spec/ops/quantized_lstm.cc) ------------------
+
+namespace quantized_lstm {
+
+// log2(x) when x is (within 1e-3 in the exponent) a power of two, as the reference checks it.
+inline bool checkedLog2(float x, int* log2) {
+  const float xLog2 = std::log(x) * (1.0f / std::log(2.0f));
+  const float rounded = std::round(xLog2);
+  *log2 = static_cast<int>(rounded);
+  return std::abs(xLog2 - rounded) < 1e-3f;
+}
+
+// QUANTIZED_16BIT_LSTM operands.
+namespace q16 {
+
+enum : uint32_t {
+  kInput = 0,
+  kInputToInput = 1,  // 1..4: input-to-{input, forget, cell, output}
+  kRecToInput = 5,    // 5..8: recurrent-to-{input, forget, cell, output}
+  kInputGateBias = 9, // 9..12: {input, forget, cell, output} gate bias
+  kPrevCellState = 13,
+  kPrevOutput = 14,
+};
+enum : uint32_t { kCellStateOut = 0, kOutput = 1 };
+
+}  // namespace q16
+
+// QUANTIZED_LSTM operands.
+namespace ql {
+
+enum : uint32_t {
+  kInput = 0,
+  kInputToInput = 1,
+  kInputToForget = 2,
+  kInputToCell = 3,
+  kInputToOutput = 4,
+  kRecToInput = 5,
+  kRecToForget = 6,
+  kRecToCell = 7,
+  kRecToOutput = 8,
+  kCellToInput = 9,
+  kCellToForget = 10,
+  kCellToOutput = 11,
+  kInputGateBias = 12,
+  kForgetGateBias = 13,
+  kCellBias = 14,
+  kOutputGateBias = 15,
+  kProjWeights = 16,
+  kProjBias = 17,
+  kPrevOutput = 18,
+  kPrevCellState = 19,
+  kInputLayerNorm = 20,
+  kForgetLayerNorm = 21,
+  kCellLayerNorm = 22,
+  kOutputLayerNorm = 23,
+  kCellClip = 24,
+  kProjClip = 25,
+  kInputIntermediateScale = 26,
+  kForgetIntermediateScale = 27,
+  kCellIntermediateScale = 28,
+  kOutputIntermediateScale = 29,
+  kHiddenStateZeroPoint = 30,
+  kHiddenStateScale = 31,
+};
+enum : uint32_t { kOutputStateOut = 0, kCellStateOut = 1, kOutput = 2 };
+constexpr uint32_t kNoInput = UINT32_MAX;
+
+inline constexpr uint32_t kOptional[] = {kInputToInput,    kRecToInput,    kCellToInput,
+                                  kCellToForget,    kCellToOutput,  kInputGateBias,
+                                  kProjWeights,     kProjBias,      kInputLayerNorm,
+                                  kForgetLayerNorm, kCellLayerNorm, kOutputLayerNorm};
+
+inline bool has(const ShapeContext& ctx, uint32_t i) { return !ctx.isOmitted(i); }
+
+struct Sizes {
+  uint32_t batch, input, units, output;
+};
+
+// Checks shapes, the optional-input combination and the cell state scale; kDeferred while an
+// optional input is not bound yet.
+Status configure(const ShapeContext& ctx, Sizes* s);
+
+}  // namespace ql
+
+}  // namespace quantized_lstm
+
 }  // namespace nn

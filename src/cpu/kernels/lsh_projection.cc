@@ -1,5 +1,5 @@
-// LSH_PROJECTION: projects the rows of the input to bits by the sign of a (weighted) sum of
-// row hashes, one bit per hash seed.
+// LSH_PROJECTION kernel: projects the rows of the input to bits by the sign of a (weighted)
+// sum of row hashes, one bit per hash seed.
 //
 // The NNAPI reference hashes, for every seed and input row, the bytes of the seed as a float32
 // followed by the raw bytes of the row with FarmHash's Fingerprint64 (farmhash "na" Hash64),
@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "spec/ops/common.h"
-#include "ops/operation.h"
-#include "ops/recurrent_util.h"
+#include "cpu/kernel.h"
+#include "cpu/kernels/recurrent_util.h"
+#include "spec/ops/recurrent.h"
 
 namespace nn {
 namespace {
@@ -150,102 +150,9 @@ uint64_t lshFingerprint64(const uint8_t* s, size_t len) {
 
 namespace {
 
-constexpr int32_t kSparseDeprecated = 1;
-constexpr int32_t kDense = 2;
-constexpr int32_t kSparse = 3;
+using namespace lsh;  // NOLINT: the operand numbering and projection types
 
-constexpr uint32_t kHash = 0, kInput = 1, kWeight = 2, kType = 3;
-
-Status validateLsh(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(4, 4));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  for (uint32_t i : {kHash, kInput, kType})
-    if (c.isOmitted(i)) return c.fail("input %u is required but has no value", i);
-
-  const OperandType hashType = c.inputType(kHash);
-  if (hashType == OperandType::TENSOR_FLOAT16) {
-    c.requireFeatureLevel(kFeatureLevel3);
-  } else if (hashType != OperandType::TENSOR_FLOAT32) {
-    return c.fail("input 0 (hash seeds): expected TENSOR_FLOAT32 or TENSOR_FLOAT16, got %s",
-                  toString(hashType));
-  }
-  const OperandType inputType = c.inputType(kInput);
-  switch (inputType) {
-    case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_INT32:
-    case OperandType::TENSOR_QUANT8_ASYMM:
-      break;
-    case OperandType::TENSOR_FLOAT16:
-      c.requireFeatureLevel(kFeatureLevel3);
-      break;
-    default:
-      return c.fail("input 1: expected TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32 or "
-                    "TENSOR_QUANT8_ASYMM, got %s",
-                    toString(inputType));
-  }
-  // The weight shares the hash tensor's float type.
-  NN_RETURN_IF_ERROR(c.checkInputType(kWeight, hashType));
-  NN_RETURN_IF_ERROR(c.checkInputType(kType, OperandType::INT32));
-  NN_RETURN_IF_ERROR(c.checkOutputTypes({OperandType::TENSOR_INT32}));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kHash, 2));
-  NN_RETURN_IF_ERROR(c.checkInputRank(kWeight, 1));
-
-  int32_t type;
-  if (c.constantScalar(kType, &type)) {
-    if (type == kSparse) {
-      c.requireFeatureLevel(kFeatureLevel3);
-    } else if (type != kSparseDeprecated && type != kDense) {
-      return c.fail("input 3 (projection type): expected 1 (SPARSE_DEPRECATED), 2 (DENSE) or "
-                    "3 (SPARSE), got %d",
-                    type);
-    }
-  }
-  return kOk;
-}
-
-// A weight bound at execution may still turn out omitted, so it is checked once it has data
-// (again in execute).
-Status checkWeight(OpContext& ctx) {
-  if (ctx.isOmitted(kWeight) || !ctx.hasInputData(kWeight)) return kOk;
-  const Shape& weight = ctx.inputShape(kWeight);
-  const Shape& input = ctx.inputShape(kInput);
-  if (weight.rank() != 1)
-    return ctx.fail("input 2 (weight): expected rank 1, got %u", weight.rank());
-  if (input.rank() < 1 || weight.dim(0) != input.dim(0))
-    return ctx.fail("input 2 (weight): size %u must equal the number of input rows %u",
-                    weight.dim(0), input.rank() ? input.dim(0) : 0);
-  return kOk;
-}
-
-Status prepareLsh(OpContext& ctx) {
-  if (ctx.isOmitted(kType)) return ctx.fail("input 3 (projection type) is required");
-  if (!ctx.hasInputData(kType)) return kDeferred;
-  const int32_t type = ctx.scalar<int32_t>(kType);
-  if (type != kSparseDeprecated && type != kDense && type != kSparse)
-    return ctx.fail("input 3 (projection type): expected 1, 2 or 3, got %d", type);
-
-  const Shape& hash = ctx.inputShape(kHash);
-  if (hash.rank() != 2) return ctx.fail("input 0 (hash seeds): expected rank 2, got %u", hash.rank());
-  const uint32_t numHash = hash.dim(0), numBits = hash.dim(1);
-  if (numBits > 32)
-    return ctx.fail("input 0 (hash seeds): at most 32 bits per hash function, got %u", numBits);
-  if (type == kSparse) {
-    // The k * 2^bits offset must fit in an int32 signature.
-    uint32_t log2Hash = 0;
-    while ((1ull << log2Hash) < numHash) ++log2Hash;
-    if (numBits + log2Hash > 32)
-      return ctx.fail("input 0 (hash seeds): sparse projection needs bits (%u) + "
-                      "ceil(log2(hash functions = %u)) <= 32",
-                      numBits, numHash);
-  }
-  const Shape& input = ctx.inputShape(kInput);
-  if (input.rank() < 1) return ctx.fail("input 1: expected rank >= 1, got 0");
-  NN_RETURN_IF_ERROR(checkWeight(ctx));
-  if (type == kDense) return ctx.setOutputDims(0, {numHash * numBits});
-  return ctx.setOutputDims(0, {numHash});
-}
-
-Status executeLsh(OpContext& ctx) {
+Status execute(OpContext& ctx) {
   NN_RETURN_IF_ERROR(checkWeight(ctx));
   const int32_t type = ctx.scalar<int32_t>(kType);
   const Shape& hash = ctx.inputShape(kHash);
@@ -288,10 +195,6 @@ Status executeLsh(OpContext& ctx) {
 
 }  // namespace
 
-NN_REGISTER_OPERATION(LSH_PROJECTION, validateLsh, prepareLsh, executeLsh);
+NN_DEFINE_CPU_KERNEL(LSH_PROJECTION, execute);
 
-}  // namespace nn
-
-namespace nn {
-NN_OPTIONAL_INPUTS(LSH_PROJECTION, {2});  // weight
 }  // namespace nn

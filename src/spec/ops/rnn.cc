@@ -1,11 +1,8 @@
 // RNN: one step of a basic recurrent layer,
 //   output = state_out = activation(input * W^T + state_in * R^T + bias).
-// float16 operands are computed in float32, as the NNAPI reference does.
-#include <cstring>
-
-#include "spec/ops/common.h"
-#include "ops/operation.h"
-#include "ops/recurrent_util.h"
+// Signature and shapes; the kernel is cpu/kernels/rnn.cc.
+#include "spec/operation.h"
+#include "spec/ops/recurrent.h"
 
 namespace nn {
 namespace {
@@ -14,7 +11,7 @@ constexpr uint32_t kInput = 0, kWeights = 1, kRecurrentWeights = 2, kBias = 3, k
                    kActivation = 5;
 constexpr uint32_t kStateOut = 0, kOutput = 1;
 
-Status validateRnn(ValidationContext& c) {
+Status validate(ValidationContext& c) {
   NN_RETURN_IF_ERROR(c.checkInputCount(6, 6));
   NN_RETURN_IF_ERROR(c.checkOutputCount(2));
   for (uint32_t i = 0; i <= kStateIn; ++i)
@@ -40,7 +37,7 @@ Status validateRnn(ValidationContext& c) {
   return kOk;
 }
 
-Status prepareRnn(OpContext& ctx) {
+Status inferShapes(ShapeContext& ctx) {
   const Shape& input = ctx.inputShape(kInput);
   const Shape& weights = ctx.inputShape(kWeights);
   const Shape& recurrent = ctx.inputShape(kRecurrentWeights);
@@ -70,36 +67,9 @@ Status prepareRnn(OpContext& ctx) {
   return ctx.setOutputDims(kOutput, {batch, units});
 }
 
-Status executeRnn(OpContext& ctx) {
-  const int32_t act =
-      ctx.isOmitted(kActivation) ? recurrent::kActNone : ctx.scalar<int32_t>(kActivation);
-  if (!recurrent::isValidActivation(act)) return ctx.fail("input 5: invalid activation %d", act);
-  const uint32_t batch = ctx.inputShape(kInput).dim(0);
-  const uint32_t inputSize = ctx.inputShape(kInput).dim(1);
-  const uint32_t units = ctx.inputShape(kWeights).dim(0);
-
-  recurrent::FloatIn input(ctx, kInput), weights(ctx, kWeights), rec(ctx, kRecurrentWeights),
-      bias(ctx, kBias), state(ctx, kStateIn);
-  recurrent::FloatOut out(ctx, kOutput);
-  float* o = out.get();
-  recurrent::broadcastRows(bias.get(), units, batch, o);
-  recurrent::matrixBatchVectorMultiplyAccumulate(weights.get(), units, inputSize, input.get(),
-                                                 batch, o);
-  recurrent::matrixBatchVectorMultiplyAccumulate(rec.get(), units, units, state.get(), batch, o);
-  recurrent::applyActivation(act, o, static_cast<size_t>(batch) * units);
-  out.commit();
-  // The new hidden state is the output.
-  const size_t bytes = ctx.outputShape(kOutput).bytes();
-  if (bytes) memcpy(ctx.outputData(kStateOut), ctx.outputData(kOutput), bytes);
-  return kOk;
-}
-
 }  // namespace
 
-NN_REGISTER_OPERATION(RNN, validateRnn, prepareRnn, executeRnn);
+// The activation may be omitted (it then defaults to none).
+NN_DEFINE_OPERATION_SPEC_OPTIONAL(RNN, validate, inferShapes, {5});
 
-}  // namespace nn
-
-namespace nn {
-NN_OPTIONAL_INPUTS(RNN, {5});  // the activation defaults to none
 }  // namespace nn
