@@ -38,20 +38,6 @@ inline void parallelRange(const OpContext& ctx, Path path, size_t n, Fn&& fn) {
   }
 }
 
-// outer x axis x inner decomposition of a shape around one axis.
-struct AxisSplit {
-  size_t outer = 1, axis = 1, inner = 1;
-};
-inline AxisSplit splitAtAxis(const Dims& dims, uint32_t axis) {
-  AxisSplit s;
-  for (uint32_t i = 0; i < dims.size(); ++i) {
-    if (i < axis) s.outer *= dims[i];
-    else if (i == axis) s.axis = dims[i];
-    else s.inner *= dims[i];
-  }
-  return s;
-}
-
 // Iteration plan for out[i] = f(a[ia], b[ib]) over a broadcast output. Dimensions of size 1
 // are dropped and adjacent dimensions with the same broadcast pattern merged, so the common
 // cases (same shape, scalar, per-channel vector) become one or two flat loops.

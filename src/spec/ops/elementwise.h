@@ -1,6 +1,6 @@
 // Shape rules shared by the elementwise, activation and normalization operations (and the
 // axis handling of the data-movement ones): type predicates, numpy-style broadcasting, axis
-// resolution and float scalar reading. The CPU kernels' loops are in cpu/kernels/elementwise.h.
+// resolution and outer/axis/inner splitting, float scalar reading. The CPU kernels' loops are in cpu/kernels/elementwise.h.
 #pragma once
 
 #include <algorithm>
@@ -81,6 +81,20 @@ inline bool resolveAxis(int32_t axis, uint32_t rank, uint32_t* out) {
   if (axis < -r || axis >= r) return false;
   *out = static_cast<uint32_t>(axis < 0 ? axis + r : axis);
   return true;
+}
+
+// outer x axis x inner decomposition of a shape around one axis.
+struct AxisSplit {
+  size_t outer = 1, axis = 1, inner = 1;
+};
+inline AxisSplit splitAtAxis(const Dims& dims, uint32_t axis) {
+  AxisSplit s;
+  for (uint32_t i = 0; i < dims.size(); ++i) {
+    if (i < axis) s.outer *= dims[i];
+    else if (i == axis) s.axis = dims[i];
+    else s.inner *= dims[i];
+  }
+  return s;
 }
 
 // Resolves the optional axis input `axisInput` of input 0 (absent or omitted: the last axis).
