@@ -2,8 +2,9 @@
 // REVERSE (feature level 7): reverses a tensor along one axis.
 // Operand order and limits follow the NNAPI reference: PACK takes the axis scalar first and
 // requires 0 <= axis <= rank; REVERSE takes a one-element axis tensor with 0 <= axis < rank.
-#include "ops/operation.h"
-#include "ops/elementwise_util.h"
+// Signatures and shapes; kernels: cpu/kernels/pack_reverse.cc.
+#include "spec/operation.h"
+#include "spec/ops/pack_reverse.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
@@ -49,41 +50,13 @@ Status validatePack(ValidationContext& c) {
   return kOk;
 }
 
-Status packAxis(OpContext& ctx, uint32_t* axis) {
-  if (!ctx.hasInputData(0)) return kDeferred;
-  const Dims& first = ctx.inputShape(1).dims;
-  if (first.empty()) return ctx.fail("input 1: rank must be at least 1");
-  for (uint32_t i = 2; i < ctx.numInputs(); ++i)
-    if (ctx.inputShape(i).dims != first)
-      return ctx.fail("input %u: shape %s differs from input 1's shape %s", i,
-                      toString(ctx.inputShape(i).dims).c_str(), toString(first).c_str());
-  const int32_t raw = ctx.scalar<int32_t>(0);
-  if (raw < 0 || raw > static_cast<int32_t>(first.size()))
-    return ctx.fail("input 0 (axis) is %d, must be in [0, %zu]", raw, first.size());
-  *axis = static_cast<uint32_t>(raw);
-  return kOk;
-}
-
-Status preparePack(OpContext& ctx) {
+// The inputs' shape with the number of inputs inserted at the axis.
+Status inferPack(ShapeContext& ctx) {
   uint32_t axis = 0;
-  NN_RETURN_IF_ERROR(packAxis(ctx, &axis));
+  NN_RETURN_IF_ERROR(pack_reverse::resolvePackAxis(ctx, &axis));
   Dims out = ctx.inputShape(1).dims;
   out.insert(out.begin() + axis, ctx.numInputs() - 1);
   return ctx.setOutputDims(0, std::move(out));
-}
-
-Status executePack(OpContext& ctx) {
-  uint32_t axis = 0;
-  NN_RETURN_IF_ERROR(packAxis(ctx, &axis));
-  if (ctx.outputShape(0).count() == 0) return kOk;
-  const Dims& dims = ctx.inputShape(1).dims;
-  size_t outer = 1, block = elementSize(ctx.inputType(1));
-  for (size_t d = 0; d < dims.size(); ++d) (d < axis ? outer : block) *= dims[d];
-  uint8_t* dst = ctx.output<uint8_t>(0);
-  for (size_t o = 0; o < outer; ++o)
-    for (uint32_t i = 1; i < ctx.numInputs(); ++i, dst += block)
-      memcpy(dst, ctx.input<uint8_t>(i) + o * block, block);
-  return kOk;
 }
 
 // ---- REVERSE ----------------------------------------------------------------------------
@@ -112,45 +85,15 @@ Status validateReverse(ValidationContext& c) {
   return kOk;
 }
 
-Status reverseAxis(OpContext& ctx, uint32_t* axis) {
-  if (!ctx.hasInputData(1)) return kDeferred;
-  const uint32_t rank = ctx.inputShape(0).rank();
-  if (rank < 1 || rank > 8) return ctx.fail("input 0: rank %u must be in [1, 8]", rank);
-  const Shape& a = ctx.inputShape(1);
-  if (a.rank() != 1 || a.dims[0] != 1)
-    return ctx.fail("input 1 (axis): expected shape [1], got %s", toString(a.dims).c_str());
-  const int32_t raw = *ctx.input<int32_t>(1);
-  if (raw < 0 || raw >= static_cast<int32_t>(rank))
-    return ctx.fail("input 1 (axis) is %d, must be in [0, %u)", raw, rank);
-  *axis = static_cast<uint32_t>(raw);
-  return kOk;
-}
-
-Status prepareReverse(OpContext& ctx) {
+Status inferReverse(ShapeContext& ctx) {
   uint32_t axis = 0;
-  NN_RETURN_IF_ERROR(reverseAxis(ctx, &axis));
+  NN_RETURN_IF_ERROR(pack_reverse::resolveReverseAxis(ctx, &axis));
   return ctx.setOutputDims(0, ctx.inputShape(0).dims);
-}
-
-Status executeReverse(OpContext& ctx) {
-  uint32_t axis = 0;
-  NN_RETURN_IF_ERROR(reverseAxis(ctx, &axis));
-  const Shape& in = ctx.inputShape(0);
-  if (in.count() == 0) return kOk;
-  const elementwise::AxisSplit s = elementwise::splitAtAxis(in.dims, axis);
-  const size_t block = s.inner * elementSize(in.type);
-  const uint8_t* src = ctx.input<uint8_t>(0);
-  uint8_t* dst = ctx.output<uint8_t>(0);
-  for (size_t o = 0; o < s.outer; ++o) {
-    const uint8_t* from = src + o * s.axis * block;
-    for (size_t i = s.axis; i-- > 0; dst += block) memcpy(dst, from + i * block, block);
-  }
-  return kOk;
 }
 
 }  // namespace
 
-NN_REGISTER_OPERATION(PACK, validatePack, preparePack, executePack);
-NN_REGISTER_OPERATION(REVERSE, validateReverse, prepareReverse, executeReverse);
+NN_DEFINE_OPERATION_SPEC(PACK, validatePack, inferPack);
+NN_DEFINE_OPERATION_SPEC(REVERSE, validateReverse, inferReverse);
 
 }  // namespace nn

@@ -1,28 +1,36 @@
-// Shared pieces of the elementwise, activation and normalization families: broadcast
-// planning and iteration, parallel chunking, axis handling, a vectorizable exp.
+// Loops shared by the elementwise, activation and normalization kernels: parallel chunking,
+// broadcast planning and iteration, the reference's requantization and a vectorizable exp.
+// Each operation registers two kernels (execute for the fast device, executeReference for the
+// reference device) that share one body taking the Path it runs for: the fast path splits
+// large work across the thread pool and walks planned broadcast runs; the reference path is
+// the plain serial loop.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
+#include "cpu/kernel.h"
 #include "cpu/thread_pool.h"
-#include "spec/ops/common.h"
-#include "ops/operation.h"
+#include "spec/ops/elementwise.h"
 
 namespace nn {
 namespace elementwise {
+
+enum class Path { kFast, kReference };
 
 // Work below this many elements is not worth waking the pool for.
 constexpr size_t kParallelThreshold = 65536;
 constexpr size_t kParallelGrain = 16384;
 
-// Runs fn(begin, end) over [0, n), split across the pool when large enough.
+// Runs fn(begin, end) over [0, n): split across the pool when on the fast path and large
+// enough, in one call otherwise.
 template <typename Fn>
-inline void parallelRange(const OpContext& ctx, size_t n, Fn&& fn) {
-  ThreadPool* pool = ctx.useReferenceKernels() ? nullptr : ctx.threadPool();
+inline void parallelRange(const OpContext& ctx, Path path, size_t n, Fn&& fn) {
+  ThreadPool* pool = path == Path::kReference ? nullptr : ctx.threadPool();
   if (pool != nullptr && pool->numThreads() > 1 && n >= kParallelThreshold) {
     pool->parallelFor(n, kParallelGrain, [&fn](size_t b, size_t e) { fn(b, e); });
   } else if (n > 0) {
@@ -30,29 +38,11 @@ inline void parallelRange(const OpContext& ctx, size_t n, Fn&& fn) {
   }
 }
 
-// numpy-style broadcast of two shapes. A 0 dimension is compatible with 0 or 1 and gives 0.
-inline bool broadcastShapes(const Dims& a, const Dims& b, Dims* out) {
-  const size_t rank = std::max(a.size(), b.size());
-  out->assign(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    const uint32_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const uint32_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da == db || db == 1) {
-      (*out)[i] = da;
-    } else if (da == 1) {
-      (*out)[i] = db;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
 // Iteration plan for out[i] = f(a[ia], b[ib]) over a broadcast output. Dimensions of size 1
 // are dropped and adjacent dimensions with the same broadcast pattern merged, so the common
 // cases (same shape, scalar, per-channel vector) become one or two flat loops.
 struct BroadcastPlan {
-  static constexpr int kMaxRank = 8;
+  static constexpr int kMaxRank = static_cast<int>(kMaxBroadcastRank);
   int rank = 0;
   size_t dims[kMaxRank];
   size_t strideA[kMaxRank];
@@ -164,7 +154,7 @@ inline void binaryBroadcast(const OpContext& ctx, const TA* a, const Dims& aDims
                             const Dims& bDims, TO* out, const Dims& outDims, const F& f) {
   BroadcastPlan plan;
   makeBroadcastPlan(aDims, bDims, outDims, &plan);
-  parallelRange(ctx, plan.total, [&](size_t begin, size_t end) {
+  parallelRange(ctx, Path::kFast, plan.total, [&](size_t begin, size_t end) {
     forEachRun(plan, begin, end, [&](size_t oa, size_t sa, size_t ob, size_t sb, size_t o, size_t n) {
       binaryRun(a + oa, sa, b + ob, sb, out + o, n, f);
     });
@@ -196,26 +186,40 @@ inline void binaryBroadcastReference(const TA* a, const Dims& aDims, const TA* b
   }
 }
 
-// Resolves a possibly negative axis against rank; false when out of [-rank, rank).
-inline bool resolveAxis(int32_t axis, uint32_t rank, uint32_t* out) {
-  const int64_t r = rank;
-  if (axis < -r || axis >= r) return false;
-  *out = static_cast<uint32_t>(axis < 0 ? axis + r : axis);
-  return true;
+// out[i] = f(a[ia], b[ib]) over the broadcast output 0 of inputs i0, i1.
+template <typename TA, typename TO, typename F>
+inline void runBroadcast(const OpContext& ctx, Path path, uint32_t i0, uint32_t i1, const F& f) {
+  const TA* a = ctx.input<TA>(i0);
+  const TA* b = ctx.input<TA>(i1);
+  TO* out = ctx.output<TO>(0);
+  if (path == Path::kReference) {
+    binaryBroadcastReference(a, ctx.inputShape(i0).dims, b, ctx.inputShape(i1).dims, out,
+                             ctx.outputShape(0).dims, f);
+  } else {
+    binaryBroadcast(ctx, a, ctx.inputShape(i0).dims, b, ctx.inputShape(i1).dims, out,
+                    ctx.outputShape(0).dims, f);
+  }
 }
 
-// outer x axis x inner decomposition of a shape around one axis.
-struct AxisSplit {
-  size_t outer = 1, axis = 1, inner = 1;
-};
-inline AxisSplit splitAtAxis(const Dims& dims, uint32_t axis) {
-  AxisSplit s;
-  for (uint32_t i = 0; i < dims.size(); ++i) {
-    if (i < axis) s.outer *= dims[i];
-    else if (i == axis) s.axis = dims[i];
-    else s.inner *= dims[i];
-  }
-  return s;
+// out[i] = f(in[i]) over input 0 (same element count as output 0).
+template <typename TI, typename TO, typename F>
+inline void runUnary(const OpContext& ctx, Path path, const F& f) {
+  const TI* in = ctx.input<TI>(0);
+  TO* out = ctx.output<TO>(0);
+  parallelRange(ctx, path, ctx.inputShape(0).count(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) out[i] = f(in[i]);
+  });
+}
+
+// The reference's requantization of one value between two quantized scales: the real value
+// is a float product, the division and zero point add happen in double, then round.
+template <typename T>
+inline T requantize(T value, const Shape& from, const Shape& to) {
+  const double real = static_cast<float>(static_cast<int32_t>(value) - from.zeroPoint) * from.scale;
+  const double q = real / to.scale + to.zeroPoint;
+  if (q < static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  if (q > static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(std::round(q));
 }
 
 // exp(x) in float arithmetic that vectorizes: Cody-Waite range reduction x = n*ln2 + r and a

@@ -1,112 +1,31 @@
-// SOFTMAX along one axis (default the last) with a positive beta.
+// SOFTMAX kernels.
+// Float: the reference device runs the plain sequential formula with the C library's exp;
+// the fast device uses lane reductions and the vectorizable exp on contiguous rows, and
+// splits rows across the thread pool.
 // Quantized softmax follows the NNAPI reference: beta * input_scale is folded into a Q5.26
 // rescaling multiplier, exponentials are gemmlowp fixed-point, accumulated in Q12.19, and
 // the reciprocal of the sum is taken with the fixed-point Newton-Raphson division.
 #include <cfloat>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
-#include "spec/ops/common.h"
-#include "ops/elementwise_util.h"
+#include "cpu/kernel.h"
+#include "cpu/kernels/elementwise.h"
 #include "cpu/kernels/fixed_point.h"
-#include "ops/operation.h"
+#include "spec/ops/common.h"
 
 namespace nn {
 namespace {
 
 using elementwise::AxisSplit;
 using elementwise::parallelRange;
-using elementwise::resolveAxis;
-using elementwise::splitAtAxis;
+using elementwise::Path;
 using elementwise::vexp;
 
 constexpr uint32_t kInput = 0;
 constexpr uint32_t kBeta = 1;
 constexpr uint32_t kAxis = 2;
-
-Status validateSoftmax(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(2, 3));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  const OperandType t = c.inputType(kInput);
-  OperandType betaType = OperandType::FLOAT32;
-  switch (t) {
-    case OperandType::TENSOR_FLOAT32:
-    case OperandType::TENSOR_QUANT8_ASYMM:
-      break;
-    case OperandType::TENSOR_FLOAT16:
-      c.requireFeatureLevel(kFeatureLevel3);
-      betaType = OperandType::FLOAT16;
-      break;
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      c.requireFeatureLevel(kFeatureLevel4);
-      break;
-    default:
-      return c.fail("input 0: unsupported type %s", toString(t));
-  }
-  NN_RETURN_IF_ERROR(c.checkInputType(kBeta, betaType));
-  NN_RETURN_IF_ERROR(c.checkOutputTypes({t}));
-  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(kInput, 4));
-  const Dims& dims = c.input(kInput).dimensions;
-  if (c.numInputs() == 3) {
-    c.requireFeatureLevel(kFeatureLevel3);
-    NN_RETURN_IF_ERROR(c.checkInputType(kAxis, OperandType::INT32));
-    int32_t axis = 0;
-    uint32_t resolved = 0;
-    if (!dims.empty() && c.constantScalar(kAxis, &axis) &&
-        !resolveAxis(axis, static_cast<uint32_t>(dims.size()), &resolved))
-      return c.fail("input 2: axis %d out of range for rank %zu", axis, dims.size());
-  } else if (!dims.empty() && dims.size() != 2 && dims.size() != 4) {
-    // Ranks other than 2 and 4 arrived with NNAPI 1.2.
-    c.requireFeatureLevel(kFeatureLevel3);
-  }
-  if (betaType == OperandType::FLOAT32) {
-    float beta = 0.f;
-    if (c.constantScalar(kBeta, &beta) && !(beta > 0.f))
-      return c.fail("input 1: beta must be > 0, got %g", beta);
-  } else {
-    Half beta = 0;
-    if (c.constantScalar(kBeta, &beta) && !(static_cast<float>(beta) > 0.f))
-      return c.fail("input 1: beta must be > 0, got %g", static_cast<double>(beta));
-  }
-  if (t == OperandType::TENSOR_QUANT8_ASYMM || t == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
-    const Operand& out = c.output(0);
-    const int32_t zp = t == OperandType::TENSOR_QUANT8_ASYMM ? 0 : -128;
-    if (out.scale != 1.f / 256 || out.zeroPoint != zp)
-      return c.fail("output: scale must be 1/256 and zeroPoint %d, got %g and %d", zp, out.scale,
-                    out.zeroPoint);
-    if (!(c.input(kInput).scale > 0.f))
-      return c.fail("input 0: scale must be > 0, got %g", c.input(kInput).scale);
-  }
-  return kOk;
-}
-
-float readBeta(const OpContext& ctx) {
-  if (ctx.inputType(kInput) == OperandType::TENSOR_FLOAT16)
-    return static_cast<float>(ctx.scalar<Half>(kBeta));
-  return ctx.scalar<float>(kBeta);
-}
-
-Status resolveSoftmaxAxis(OpContext& ctx, uint32_t* axis) {
-  const uint32_t rank = ctx.inputShape(kInput).rank();
-  const int32_t a = ctx.numInputs() == 3 && !ctx.isOmitted(kAxis) ? ctx.scalar<int32_t>(kAxis) : -1;
-  if (!resolveAxis(a, rank, axis))
-    return ctx.fail("input 2: axis %d out of range for rank %u", a, rank);
-  return kOk;
-}
-
-Status prepareSoftmax(OpContext& ctx) {
-  const Shape& in = ctx.inputShape(kInput);
-  if (in.rank() > 4) return ctx.fail("input 0: rank must be <= 4, got %u", in.rank());
-  if (ctx.hasInputData(kBeta)) {
-    const float beta = readBeta(ctx);
-    if (!(beta > 0.f)) return ctx.fail("input 1: beta must be > 0, got %g", beta);
-  }
-  if (ctx.numInputs() < 3 || ctx.isOmitted(kAxis) || ctx.hasInputData(kAxis)) {
-    uint32_t axis;
-    NN_RETURN_IF_ERROR(resolveSoftmaxAxis(ctx, &axis));
-  }
-  return ctx.setOutputDims(0, in.dims);
-}
 
 // ---- float ---------------------------------------------------------------------------
 
@@ -142,9 +61,7 @@ inline float laneSum(const float* x, size_t n) {
   return s;
 }
 
-// One softmax row of `n` elements spaced `stride` apart. The reference kernel is the plain
-// sequential formula; the fast one uses lane reductions and the vectorizable exp on
-// contiguous rows.
+// One softmax row of `n` elements spaced `stride` apart.
 template <bool kFast>
 void softmaxRow(const float* in, float* out, size_t n, size_t stride, float beta) {
   if (kFast && stride == 1) {
@@ -169,7 +86,8 @@ template <bool kFast>
 void softmaxFloat(const OpContext& ctx, const float* in, float* out, const AxisSplit& s,
                   float beta) {
   const size_t rows = s.outer * s.inner;
-  parallelRange(ctx, rows * s.axis, [&](size_t b, size_t e) {
+  const Path path = kFast ? Path::kFast : Path::kReference;
+  parallelRange(ctx, path, rows * s.axis, [&](size_t b, size_t e) {
     // Work is split on whole rows: convert element bounds to row bounds.
     const size_t rb = (b + s.axis - 1) / s.axis, re = (e + s.axis - 1) / s.axis;
     for (size_t r = rb; r < re; ++r) {
@@ -180,9 +98,9 @@ void softmaxFloat(const OpContext& ctx, const float* in, float* out, const AxisS
   });
 }
 
-Status executeFloat32(OpContext& ctx, const float* in, float* out, const AxisSplit& s) {
-  const float beta = readBeta(ctx);
-  if (ctx.useReferenceKernels()) {
+Status executeFloat32(OpContext& ctx, Path path, const float* in, float* out, const AxisSplit& s,
+                      float beta) {
+  if (path == Path::kReference) {
     softmaxFloat<false>(ctx, in, out, s, beta);
   } else {
     softmaxFloat<true>(ctx, in, out, s, beta);
@@ -233,8 +151,7 @@ void softmaxQuantRow(const T* in, T* out, size_t n, size_t stride, int32_t multi
 }
 
 template <typename T>
-Status executeQuant(OpContext& ctx, const AxisSplit& s) {
-  const float beta = readBeta(ctx);
+Status executeQuant(OpContext& ctx, Path path, const AxisSplit& s, float beta) {
   const Shape& inShape = ctx.inputShape(kInput);
   const double realMultiplier =
       std::min(1.0 * beta * inShape.scale * (1 << (31 - kScaledDiffIntegerBits)),
@@ -248,7 +165,7 @@ Status executeQuant(OpContext& ctx, const AxisSplit& s) {
   const T* in = ctx.input<T>(kInput);
   T* out = ctx.output<T>(0);
   const size_t rows = s.outer * s.inner;
-  parallelRange(ctx, rows * s.axis, [&](size_t b, size_t e) {
+  parallelRange(ctx, path, rows * s.axis, [&](size_t b, size_t e) {
     const size_t rb = (b + s.axis - 1) / s.axis, re = (e + s.axis - 1) / s.axis;
     for (size_t r = rb; r < re; ++r) {
       const size_t o = r / s.inner, i = r % s.inner;
@@ -259,38 +176,40 @@ Status executeQuant(OpContext& ctx, const AxisSplit& s) {
   return kOk;
 }
 
-Status executeSoftmax(OpContext& ctx) {
+Status run(OpContext& ctx, Path path) {
   if (ctx.outputShape(0).count() == 0) return kOk;
-  uint32_t axis;
-  NN_RETURN_IF_ERROR(resolveSoftmaxAxis(ctx, &axis));
-  const float beta = readBeta(ctx);
+  uint32_t axis = 0;
+  bool known = false;
+  NN_RETURN_IF_ERROR(elementwise::readOptionalAxis(ctx, kAxis, &axis, &known));
+  if (!known) return ctx.fail("input 2: the axis value is not available");
+  const float beta = elementwise::floatScalar(ctx, kBeta);
   if (!(beta > 0.f)) return ctx.fail("input 1: beta must be > 0, got %g", beta);
-  const AxisSplit s = splitAtAxis(ctx.inputShape(kInput).dims, axis);
+  const AxisSplit s = elementwise::splitAtAxis(ctx.inputShape(kInput).dims, axis);
   switch (ctx.inputType(kInput)) {
     case OperandType::TENSOR_FLOAT32:
-      return executeFloat32(ctx, ctx.input<float>(kInput), ctx.output<float>(0), s);
+      return executeFloat32(ctx, path, ctx.input<float>(kInput), ctx.output<float>(0), s, beta);
     case OperandType::TENSOR_FLOAT16: {
+      // Computed in float32 and rounded once.
       const size_t n = ctx.inputShape(kInput).count();
       std::vector<float> in(n), out(n);
       const Half* src = ctx.input<Half>(kInput);
       for (size_t i = 0; i < n; ++i) in[i] = static_cast<float>(src[i]);
-      NN_RETURN_IF_ERROR(executeFloat32(ctx, in.data(), out.data(), s));
+      NN_RETURN_IF_ERROR(executeFloat32(ctx, path, in.data(), out.data(), s, beta));
       Half* dst = ctx.output<Half>(0);
       for (size_t i = 0; i < n; ++i) dst[i] = static_cast<Half>(out[i]);
       return kOk;
     }
-    case OperandType::TENSOR_QUANT8_ASYMM: return executeQuant<uint8_t>(ctx, s);
-    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return executeQuant<int8_t>(ctx, s);
+    case OperandType::TENSOR_QUANT8_ASYMM: return executeQuant<uint8_t>(ctx, path, s, beta);
+    case OperandType::TENSOR_QUANT8_ASYMM_SIGNED: return executeQuant<int8_t>(ctx, path, s, beta);
     default: return ctx.fail("unsupported type %s", toString(ctx.inputType(kInput)));
   }
 }
 
+Status execute(OpContext& ctx) { return run(ctx, Path::kFast); }
+Status executeReference(OpContext& ctx) { return run(ctx, Path::kReference); }
+
 }  // namespace
 
-NN_REGISTER_OPERATION(SOFTMAX, validateSoftmax, prepareSoftmax, executeSoftmax);
+NN_DEFINE_CPU_KERNEL_FULL(SOFTMAX, execute, executeReference, nullptr, nullptr);
 
-}  // namespace nn
-
-namespace nn {
-NN_OPTIONAL_INPUTS(SOFTMAX, {2});  // axis: defaults to the last one
 }  // namespace nn
