@@ -1,134 +1,23 @@
-// Image resizing: RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR (op 94, API level 29) share
-// the signature checks and output size computation; each has its own kernel.
-//
-// Output size comes either from two INT32 scalars (width, height) or, since API level 29,
-// from two float scale factors (new = floor(old * scale)). align_corners and
-// half_pixel_centers (API level 30) change how output pixel centres map to input
-// coordinates, following TensorFlow's image.resize. Arithmetic is float32 like the NNAPI
-// reference; float16 is widened to float32.
-#include "ops/operation.h"
+// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR on the CPU. align_corners and
+// half_pixel_centers change how output pixel centres map to input coordinates, following
+// TensorFlow's image.resize. Arithmetic is float32 like the NNAPI reference; float16 is
+// widened to float32. The fast kernels split rows over the thread pool; the reference
+// kernels run the same arithmetic on one thread.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "cpu/kernel.h"
 #include "cpu/thread_pool.h"
+#include "spec/ops/resize.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
-
-constexpr uint32_t kLayoutInput = 3;
-constexpr uint32_t kAlignCornersInput = 4;
-constexpr uint32_t kHalfPixelInput = 5;
-
-Status validateResize(ValidationContext& c) {
-  const bool bilinear = c.type() == OperationType::RESIZE_BILINEAR;
-  // The layout flag is optional for bilinear (it predates it) but required for nearest.
-  NN_RETURN_IF_ERROR(c.checkInputCount(bilinear ? 3 : 4, 6));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  if (!bilinear) c.requireFeatureLevel(kFeatureLevel3);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(
-      c, 0, {{kF32, kFeatureLevel1}, {kQ8, kFeatureLevel3}, {kF16, kFeatureLevel3},
-             {kQ8S, kFeatureLevel4}}));
-  NN_RETURN_IF_ERROR(c.checkInputRank(0, 4));
-  NN_RETURN_IF_ERROR(requirePresent(c, 1));
-  NN_RETURN_IF_ERROR(requirePresent(c, 2));
-  const OperandType sizeType = c.inputType(1);
-  if (c.inputType(2) != sizeType)
-    return c.fail("inputs 1 and 2 must have the same type, got %s and %s", toString(sizeType),
-                  toString(c.inputType(2)));
-  const OperandType scaleType =
-      c.inputType(0) == kF16 ? OperandType::FLOAT16 : OperandType::FLOAT32;
-  if (sizeType == OperandType::INT32) {
-    for (uint32_t i = 1; i <= 2; ++i) {
-      int32_t v;
-      if (c.constantScalar(i, &v) && v <= 0)
-        return c.fail("input %u (output %s): must be > 0, got %d", i, i == 1 ? "width" : "height",
-                      v);
-    }
-  } else if (sizeType == scaleType) {
-    c.requireFeatureLevel(kFeatureLevel3);
-    if (sizeType == OperandType::FLOAT32) {
-      for (uint32_t i = 1; i <= 2; ++i) {
-        float v;
-        if (c.constantScalar(i, &v) && !(v > 0.f))
-          return c.fail("input %u (%s scale): must be > 0, got %g", i, i == 1 ? "width" : "height",
-                        v);
-      }
-    }
-  } else {
-    return c.fail("inputs 1-2: expected INT32 output size or %s scales, got %s", toString(scaleType),
-                  toString(sizeType));
-  }
-  NN_RETURN_IF_ERROR(checkOptionalBool(c, kLayoutInput, kFeatureLevel3));
-  NN_RETURN_IF_ERROR(checkOptionalBool(c, kAlignCornersInput, kFeatureLevel4));
-  NN_RETURN_IF_ERROR(checkOptionalBool(c, kHalfPixelInput, kFeatureLevel4));
-  uint8_t align = 0, half = 0;
-  if (hasOptionalInput(c, kAlignCornersInput) && hasOptionalInput(c, kHalfPixelInput) &&
-      c.constantScalar(kAlignCornersInput, &align) && c.constantScalar(kHalfPixelInput, &half) &&
-      align && half)
-    return c.fail("align_corners and half_pixel_centers cannot both be true");
-  return checkOutputLikeInput(c, 0, 0);
-}
-
-struct ResizeParams {
-  bool nchw = false, alignCorners = false, halfPixel = false;
-  uint32_t outH = 0, outW = 0;
-};
-
-Status readResizeParams(OpContext& ctx, ResizeParams* p) {
-  for (uint32_t i = 1; i <= 2; ++i)
-    if (!ctx.hasInputData(i)) return kDeferred;
-  if (!readOptionalBool(ctx, kLayoutInput, &p->nchw) ||
-      !readOptionalBool(ctx, kAlignCornersInput, &p->alignCorners) ||
-      !readOptionalBool(ctx, kHalfPixelInput, &p->halfPixel))
-    return kDeferred;
-  if (p->alignCorners && p->halfPixel)
-    return ctx.fail("align_corners and half_pixel_centers cannot both be true");
-  if (ctx.inputShape(0).rank() != 4)
-    return ctx.fail("input 0: expected rank 4, got %u", ctx.inputShape(0).rank());
-  const Image4 in = image4(ctx.inputShape(0).dims, p->nchw);
-  int64_t w, h;
-  switch (ctx.inputType(1)) {
-    case OperandType::INT32:
-      w = ctx.scalar<int32_t>(1);
-      h = ctx.scalar<int32_t>(2);
-      break;
-    case OperandType::FLOAT32:
-    case OperandType::FLOAT16: {
-      float sw, sh;
-      if (ctx.inputType(1) == OperandType::FLOAT32) {
-        sw = ctx.scalar<float>(1);
-        sh = ctx.scalar<float>(2);
-      } else {
-        sw = static_cast<float>(ctx.scalar<Half>(1));
-        sh = static_cast<float>(ctx.scalar<Half>(2));
-      }
-      if (!(sw > 0.f) || !(sh > 0.f))
-        return ctx.fail("scales must be > 0, got width %g, height %g", sw, sh);
-      const float fw = std::floor(static_cast<float>(in.w) * sw);
-      const float fh = std::floor(static_cast<float>(in.h) * sh);
-      if (!(fw < 4294967296.f) || !(fh < 4294967296.f))
-        return ctx.fail("scaled output size is too large");
-      w = static_cast<int64_t>(fw);
-      h = static_cast<int64_t>(fh);
-      break;
-    }
-    default:
-      return ctx.fail("inputs 1-2: unsupported type %s", toString(ctx.inputType(1)));
-  }
-  if (w <= 0 || h <= 0)
-    return ctx.fail("output size must be positive, got width %lld, height %lld", (long long)w,
-                    (long long)h);
-  p->outW = static_cast<uint32_t>(w);
-  p->outH = static_cast<uint32_t>(h);
-  return kOk;
-}
-
-Status prepareResize(OpContext& ctx) {
-  ResizeParams p;
-  NN_RETURN_IF_ERROR(readResizeParams(ctx, &p));
-  const Image4 in = image4(ctx.inputShape(0).dims, p.nchw);
-  return ctx.setOutputDims(0, makeImageDims(in.n, p.outH, p.outW, in.c, p.nchw));
-}
+using resize_ops::ResizeParams;
 
 // Ratio between input and output coordinates along one axis.
 float axisScale(uint32_t in, uint32_t out, bool alignCorners) {
@@ -226,14 +115,14 @@ void resizeBilinear(const T* src, const Image4& in, T* dst, const Image4& out,
   }
 }
 
-Status executeResizeBilinear(OpContext& ctx) {
+// The reference device passes no pool: one thread, rows in order.
+Status runBilinear(OpContext& ctx, ThreadPool* pool) {
   const Shape& outShape = ctx.outputShape(0);
   if (outShape.count() == 0) return kOk;
   ResizeParams p;
-  NN_RETURN_IF_ERROR(readResizeParams(ctx, &p));
+  NN_RETURN_IF_ERROR(resize_ops::readResizeParams(ctx, &p));
   const Image4 in = image4(ctx.inputShape(0).dims, p.nchw);
   const Image4 out = image4(outShape.dims, p.nchw);
-  ThreadPool* pool = ctx.useReferenceKernels() ? nullptr : ctx.threadPool();
   switch (outShape.type) {
     case OperandType::TENSOR_FLOAT32:
       resizeBilinear(ctx.input<float>(0), in, ctx.output<float>(0), out, p, pool);
@@ -288,14 +177,13 @@ void resizeNearest(const T* src, const Image4& in, T* dst, const Image4& out,
   }
 }
 
-Status executeResizeNearest(OpContext& ctx) {
+Status runNearest(OpContext& ctx, ThreadPool* pool) {
   const Shape& outShape = ctx.outputShape(0);
   if (outShape.count() == 0) return kOk;
   ResizeParams p;
-  NN_RETURN_IF_ERROR(readResizeParams(ctx, &p));
+  NN_RETURN_IF_ERROR(resize_ops::readResizeParams(ctx, &p));
   const Image4 in = image4(ctx.inputShape(0).dims, p.nchw);
   const Image4 out = image4(outShape.dims, p.nchw);
-  ThreadPool* pool = ctx.useReferenceKernels() ? nullptr : ctx.threadPool();
   return withElementType(elementSize(outShape.type), [&](auto tag) -> Status {
     using T = decltype(tag);
     resizeNearest(ctx.input<T>(0), in, ctx.output<T>(0), out, p, pool);
@@ -303,9 +191,16 @@ Status executeResizeNearest(OpContext& ctx) {
   });
 }
 
+Status executeBilinear(OpContext& ctx) { return runBilinear(ctx, ctx.threadPool()); }
+Status executeBilinearReference(OpContext& ctx) { return runBilinear(ctx, nullptr); }
+Status executeNearest(OpContext& ctx) { return runNearest(ctx, ctx.threadPool()); }
+Status executeNearestReference(OpContext& ctx) { return runNearest(ctx, nullptr); }
+
 }  // namespace
 
-NN_REGISTER_OPERATION(RESIZE_BILINEAR, validateResize, prepareResize, executeResizeBilinear);
-NN_REGISTER_OPERATION(RESIZE_NEAREST_NEIGHBOR, validateResize, prepareResize, executeResizeNearest);
+NN_DEFINE_CPU_KERNEL_FULL(RESIZE_BILINEAR, executeBilinear, executeBilinearReference, nullptr,
+                          nullptr);
+NN_DEFINE_CPU_KERNEL_FULL(RESIZE_NEAREST_NEIGHBOR, executeNearest, executeNearestReference,
+                          nullptr, nullptr);
 
 }  // namespace nn

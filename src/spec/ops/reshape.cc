@@ -1,21 +1,11 @@
-// RESHAPE and SQUEEZE: shape-only operations; the kernel is a byte copy.
-#include "ops/operation.h"
+// RESHAPE and SQUEEZE: shape-only operations; their signatures and output shapes.
+#include "spec/operation.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
-
-Status copyInputToOutput(OpContext& ctx) {
-  const size_t bytes = ctx.outputShape(0).bytes();
-  if (bytes == 0) return kOk;
-  if (ctx.inputShape(0).bytes() != bytes)
-    return ctx.fail("input holds %zu bytes but output needs %zu", ctx.inputShape(0).bytes(),
-                    bytes);
-  if (ctx.outputData(0) != ctx.inputData(0)) memcpy(ctx.outputData(0), ctx.inputData(0), bytes);
-  return kOk;
-}
 
 // ---- RESHAPE ---------------------------------------------------------------------------
 
@@ -46,7 +36,7 @@ Status validateReshape(ValidationContext& c) {
   return kOk;
 }
 
-Status prepareReshape(OpContext& ctx) {
+Status inferReshape(ShapeContext& ctx) {
   if (!ctx.hasInputData(1)) return kDeferred;  // shape values arrive with the request
   const Shape& shapeT = ctx.inputShape(1);
   if (shapeT.rank() != 1)
@@ -103,7 +93,7 @@ Status validateSqueeze(ValidationContext& c) {
   return checkOutputLikeInput(c, 0, 0);
 }
 
-Status prepareSqueeze(OpContext& ctx) {
+Status inferSqueeze(ShapeContext& ctx) {
   const Dims& in = ctx.inputShape(0).dims;
   const int32_t rank = static_cast<int32_t>(in.size());
   if (rank > 4) return ctx.fail("input 0: rank %d exceeds the maximum 4", rank);
@@ -138,11 +128,8 @@ Status prepareSqueeze(OpContext& ctx) {
 
 }  // namespace
 
-NN_REGISTER_OPERATION(RESHAPE, validateReshape, prepareReshape, copyInputToOutput);
-NN_REGISTER_OPERATION(SQUEEZE, validateSqueeze, prepareSqueeze, copyInputToOutput);
+NN_DEFINE_OPERATION_SPEC(RESHAPE, validateReshape, inferReshape);
+// squeeze dims (input 1): omitted squeezes every size-1 axis.
+NN_DEFINE_OPERATION_SPEC_OPTIONAL(SQUEEZE, validateSqueeze, inferSqueeze, {1});
 
-}  // namespace nn
-
-namespace nn {
-NN_OPTIONAL_INPUTS(SQUEEZE, {1});  // squeeze dims: omitted squeezes every size-1 axis
 }  // namespace nn

@@ -1,6 +1,6 @@
 // FILL (a tensor of a given shape holding one value) and RANK (the number of dimensions of
-// a tensor, as an INT32 scalar).
-#include "ops/operation.h"
+// a tensor, as an INT32 scalar): signatures and output shapes.
+#include "spec/operation.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
@@ -31,7 +31,7 @@ Status validateFill(ValidationContext& c) {
   return c.checkInputType(1, valueType);
 }
 
-Status prepareFill(OpContext& ctx) {
+Status inferFill(ShapeContext& ctx) {
   if (!ctx.hasInputData(0)) return kDeferred;
   const Shape& dimsShape = ctx.inputShape(0);
   if (dimsShape.rank() != 1)
@@ -44,21 +44,6 @@ Status prepareFill(OpContext& ctx) {
     out[i] = static_cast<uint32_t>(dims[i]);
   }
   return ctx.setOutputDims(0, std::move(out));
-}
-
-template <typename T>
-void fillWith(OpContext& ctx) {
-  const size_t n = static_cast<size_t>(ctx.outputShape(0).count());
-  std::fill(ctx.output<T>(0), ctx.output<T>(0) + n, ctx.scalar<T>(1));
-}
-
-Status executeFill(OpContext& ctx) {
-  switch (ctx.outputShape(0).type) {
-    case OperandType::TENSOR_FLOAT32: fillWith<float>(ctx); return kOk;
-    case OperandType::TENSOR_FLOAT16: fillWith<Half>(ctx); return kOk;
-    case OperandType::TENSOR_INT32: fillWith<int32_t>(ctx); return kOk;
-    default: return ctx.fail("unsupported output type %s", toString(ctx.outputShape(0).type));
-  }
 }
 
 // ---- RANK -------------------------------------------------------------------------------
@@ -87,19 +72,14 @@ Status validateRank(ValidationContext& c) {
   return c.checkOutputTypes({OperandType::INT32});
 }
 
-Status prepareRank(OpContext& ctx) {
+Status inferRank(ShapeContext& ctx) {
   if (ctx.inputShape(0).rank() == 0) return ctx.fail("input 0: rank must be at least 1");
   return ctx.setOutputDims(0, {});
 }
 
-Status executeRank(OpContext& ctx) {
-  *ctx.output<int32_t>(0) = static_cast<int32_t>(ctx.inputShape(0).rank());
-  return kOk;
-}
-
 }  // namespace
 
-NN_REGISTER_OPERATION(FILL, validateFill, prepareFill, executeFill);
-NN_REGISTER_OPERATION(RANK, validateRank, prepareRank, executeRank);
+NN_DEFINE_OPERATION_SPEC(FILL, validateFill, inferFill);
+NN_DEFINE_OPERATION_SPEC(RANK, validateRank, inferRank);
 
 }  // namespace nn

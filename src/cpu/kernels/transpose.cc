@@ -1,57 +1,19 @@
-// TRANSPOSE. The fast path first simplifies the permutation (drops size-1 dimensions and
-// merges input dimensions that stay adjacent), then either copies contiguous inner runs
-// with memcpy or does a cache-tiled 2-D transpose per outer slab. The reference device
-// uses a plain per-element index mapping.
-#include "ops/operation.h"
-#include "ops/reduce_util.h"
+// TRANSPOSE on the CPU. The fast kernel first simplifies the permutation (drops size-1
+// dimensions and merges input dimensions that stay adjacent), then either copies contiguous
+// inner runs with memcpy or does a cache-tiled 2-D transpose per outer slab. The reference
+// device uses a plain per-element index mapping.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "cpu/kernel.h"
+#include "spec/ops/shape_util.h"
+#include "spec/ops/transpose.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
-
-Status validateTranspose(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(reduce_ops::validateDataTensorOp(c, 1, 2));
-  if (hasOptionalInput(c, 1)) {
-    NN_RETURN_IF_ERROR(c.checkInputType(1, kI32));
-    NN_RETURN_IF_ERROR(c.checkInputRank(1, 1));
-  }
-  return checkOutputLikeInput(c, 0, 0);
-}
-
-// The permutation, defaulting to the reversed dimension order.
-Status readPerm(OpContext& ctx, std::vector<int32_t>* perm) {
-  const uint32_t rank = ctx.inputShape(0).rank();
-  perm->resize(rank);
-  if (ctx.numInputs() < 2 || ctx.isOmitted(1)) {
-    for (uint32_t i = 0; i < rank; ++i) (*perm)[i] = static_cast<int32_t>(rank - 1 - i);
-    return kOk;
-  }
-  if (!ctx.hasInputData(1)) return kDeferred;
-  const Shape& p = ctx.inputShape(1);
-  if (p.rank() != 1 || p.dims[0] != rank)
-    return ctx.fail("input 1 (perm): expected shape [%u], got %s", rank, toString(p.dims).c_str());
-  *perm = readInt32Vector(ctx, 1);
-  std::vector<bool> seen(rank, false);
-  for (uint32_t i = 0; i < rank; ++i) {
-    const int32_t v = (*perm)[i];
-    if (v < 0 || v >= static_cast<int32_t>(rank))
-      return ctx.fail("input 1 (perm): entry %u is %d, out of range [0, %u)", i, v, rank);
-    if (seen[v]) return ctx.fail("input 1 (perm): %d appears twice; not a permutation", v);
-    seen[v] = true;
-  }
-  return kOk;
-}
-
-Status prepareTranspose(OpContext& ctx) {
-  const Dims& in = ctx.inputShape(0).dims;
-  if (in.size() > 4) return ctx.fail("input 0: rank %zu exceeds the maximum 4", in.size());
-  std::vector<int32_t> perm;
-  NN_RETURN_IF_ERROR(readPerm(ctx, &perm));
-  Dims out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = in[perm[i]];
-  return ctx.setOutputDims(0, std::move(out));
-}
 
 template <typename T>
 void transposeReference(const T* src, T* dst, const Dims& in, const std::vector<int32_t>& perm) {
@@ -188,31 +150,34 @@ void transposeFast(const T* src, T* dst, const Dims& inDims, const std::vector<i
       }
 }
 
-Status executeTranspose(OpContext& ctx) {
+// Runs `kernel(src, dst, inDims, perm)` for the element width of input 0.
+template <typename Kernel>
+Status run(OpContext& ctx, Kernel kernel) {
   const Shape& in = ctx.inputShape(0);
   if (in.count() == 0) return kOk;
   std::vector<int32_t> perm;
-  NN_RETURN_IF_ERROR(readPerm(ctx, &perm));
-  const bool reference = ctx.useReferenceKernels();
+  NN_RETURN_IF_ERROR(transpose_ops::readPerm(ctx, &perm));
   return withElementType(elementSize(in.type), [&](auto tag) {
     using T = decltype(tag);
-    const T* src = ctx.input<T>(0);
-    T* dst = ctx.output<T>(0);
-    if (reference) {
-      transposeReference(src, dst, in.dims, perm);
-    } else {
-      transposeFast(src, dst, in.dims, perm);
-    }
+    kernel(ctx.input<T>(0), ctx.output<T>(0), in.dims, perm);
     return kOk;
+  });
+}
+
+Status execute(OpContext& ctx) {
+  return run(ctx, [](auto src, auto dst, const Dims& in, const std::vector<int32_t>& perm) {
+    transposeFast(src, dst, in, perm);
+  });
+}
+
+Status executeReference(OpContext& ctx) {
+  return run(ctx, [](auto src, auto dst, const Dims& in, const std::vector<int32_t>& perm) {
+    transposeReference(src, dst, in, perm);
   });
 }
 
 }  // namespace
 
-NN_REGISTER_OPERATION(TRANSPOSE, validateTranspose, prepareTranspose, executeTranspose);
+NN_DEFINE_CPU_KERNEL_FULL(TRANSPOSE, execute, executeReference, nullptr, nullptr);
 
-}  // namespace nn
-
-namespace nn {
-NN_OPTIONAL_INPUTS(TRANSPOSE, {1});  // perm: omitted reverses the axes
 }  // namespace nn

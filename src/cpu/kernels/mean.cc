@@ -1,34 +1,17 @@
-// MEAN over a set of axes. Like the NNAPI reference, each output accumulates its inputs in
+// MEAN on the CPU. Like the NNAPI reference, each output accumulates its inputs in
 // row-major input order (float: in float32; 8-bit: exact int32 sum), then divides by the
 // number of reduced elements (8-bit: integer division rounding down). Input and output
 // must share the quantization (per the spec), so no requantization is involved.
-#include "ops/operation.h"
-#include "ops/reduce_util.h"
+#include <algorithm>
+#include <vector>
+
+#include "cpu/kernel.h"
+#include "spec/ops/reduce_util.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
-using namespace reduce_ops;
-
-Status validateMean(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(validateDataTensorOp(c, 3, 3));
-  return validateAxesInputs(c, OperandType::INT32);
-}
-
-// reduced[i] is true for every input dimension being averaged.
-Status resolveAxes(OpContext& ctx, std::vector<bool>* reduced, bool* keepDims) {
-  NN_RETURN_IF_ERROR(resolveReducedAxes(ctx, reduced));
-  *keepDims = ctx.scalar<int32_t>(2) > 0;
-  return kOk;
-}
-
-Status prepareMean(OpContext& ctx) {
-  std::vector<bool> reduced;
-  bool keepDims = false;
-  NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
-  return setReducedOutputDims(ctx, reduced, keepDims);
-}
 
 // Walks the input in row-major order; outStride[k] is 0 for reduced dimensions.
 template <typename In, typename Acc>
@@ -47,14 +30,13 @@ void accumulate(const In* src, Acc* acc, const uint32_t d[4], const size_t os[4]
       }
 }
 
-Status executeMean(OpContext& ctx) {
+Status execute(OpContext& ctx) {
   const Shape& inShape = ctx.inputShape(0);
   const Shape& outShape = ctx.outputShape(0);
   const size_t outCount = static_cast<size_t>(outShape.count());
   if (outCount == 0) return kOk;
   std::vector<bool> reduced;
-  bool keepDims = false;
-  NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
+  NN_RETURN_IF_ERROR(reduce_ops::resolveReducedAxes(ctx, &reduced));
   const size_t rank = inShape.rank();
   // Output strides over the input's dimensions (reduced ones contribute nothing).
   uint32_t d[4] = {1, 1, 1, 1};
@@ -119,6 +101,6 @@ Status executeMean(OpContext& ctx) {
 
 }  // namespace
 
-NN_REGISTER_OPERATION(MEAN, validateMean, prepareMean, executeMean);
+NN_DEFINE_CPU_KERNEL(MEAN, execute);
 
 }  // namespace nn

@@ -1,12 +1,12 @@
 // Pieces shared by the tensor-rearranging and reducing operations (MEAN, REDUCE_*, PAD,
 // TRANSPOSE, STRIDED_SLICE): their common validation prologue and the axes handling of
-// MEAN and REDUCE_*.
+// MEAN and REDUCE_* (shape inference and the CPU kernels both resolve the axes).
 #pragma once
 
 #include <cstring>
 #include <vector>
 
-#include "ops/operation.h"
+#include "spec/operation.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
@@ -53,7 +53,7 @@ inline Status validateAxesInputs(ValidationContext& c, OperandType keepDimsType)
 
 // reduced[i] is true for every dimension of input 0 named by input 1 (negative axes count from
 // the end; duplicates collapse). kDeferred until inputs 1 and 2 have values.
-inline Status resolveReducedAxes(OpContext& ctx, std::vector<bool>* reduced) {
+inline Status resolveReducedAxes(const ShapeContext& ctx, std::vector<bool>* reduced) {
   if (!ctx.hasInputData(1) || !ctx.hasInputData(2)) return kDeferred;
   const int32_t rank = static_cast<int32_t>(ctx.inputShape(0).rank());
   if (rank > 4) return ctx.fail("input 0: rank %d exceeds the maximum 4", rank);
@@ -70,7 +70,7 @@ inline Status resolveReducedAxes(OpContext& ctx, std::vector<bool>* reduced) {
 
 // Output 0 = input 0 with the reduced dimensions dropped (or kept as 1); a full reduction
 // without keep_dims gives [1].
-inline Status setReducedOutputDims(OpContext& ctx, const std::vector<bool>& reduced,
+inline Status setReducedOutputDims(ShapeContext& ctx, const std::vector<bool>& reduced,
                                    bool keepDims) {
   const Dims& in = ctx.inputShape(0).dims;
   Dims out;

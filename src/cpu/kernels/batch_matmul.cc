@@ -10,121 +10,24 @@
 // is computed in float32; int32 wraps like two's-complement int32 arithmetic.
 #include <algorithm>
 #include <cstdlib>
+#include <vector>
 
-#include "ops/operation.h"
+#include "cpu/kernel.h"
 #include "cpu/thread_pool.h"
+#include "spec/ops/batch_matmul.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
-
-constexpr uint32_t kLhs = 0, kRhs = 1, kAdjX = 2, kAdjY = 3;
-
-Status validateBatchMatmul(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(4, 4));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  c.requireFeatureLevel(kFeatureLevel6);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(c, kLhs,
-                                          {{kF32, kFeatureLevel6},
-                                           {kF16, kFeatureLevel6},
-                                           {kI32, kFeatureLevel6},
-                                           {kQ8S, kFeatureLevel6}}));
-  NN_RETURN_IF_ERROR(requirePresent(c, kRhs));
-  if (c.inputType(kRhs) != c.inputType(kLhs))
-    return c.fail("input 1 (rhs): type %s differs from input 0 (lhs) type %s",
-                  toString(c.inputType(kRhs)), toString(c.inputType(kLhs)));
-  for (uint32_t i : {kAdjX, kAdjY}) {
-    NN_RETURN_IF_ERROR(requirePresent(c, i));
-    NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::BOOL));
-  }
-  if (c.outputType(0) != c.inputType(kLhs))
-    return c.fail("output 0: type %s differs from the input type %s", toString(c.outputType(0)),
-                  toString(c.inputType(kLhs)));
-  const size_t lr = c.input(kLhs).dimensions.size(), rr = c.input(kRhs).dimensions.size();
-  for (uint32_t i : {kLhs, kRhs}) {
-    const size_t r = c.input(i).dimensions.size();
-    if (r != 0 && (r < 2 || r > 4))
-      return c.fail("input %u: rank %zu must be in [2, 4]", i, r);
-  }
-  if (lr != 0 && rr != 0 && lr != rr)
-    return c.fail("input ranks differ: lhs %zu, rhs %zu", lr, rr);
-  return kOk;
-}
-
-// The matrix product geometry: per output batch, the element offsets of its lhs and rhs
-// matrices (broadcast batches repeat an offset).
-struct Geometry {
-  uint32_t m = 0, n = 0, k = 0;
-  bool adjX = false, adjY = false;
-  Dims outDims;
-  std::vector<size_t> lhsOffset, rhsOffset;
-};
-
-Status computeGeometry(OpContext& ctx, Geometry* g) {
-  if (!ctx.hasInputData(kAdjX) || !ctx.hasInputData(kAdjY)) return kDeferred;
-  const Dims& l = ctx.inputShape(kLhs).dims;
-  const Dims& r = ctx.inputShape(kRhs).dims;
-  if (l.size() != r.size())
-    return ctx.fail("input ranks differ: lhs %zu, rhs %zu", l.size(), r.size());
-  const size_t rank = l.size();
-  if (rank < 2 || rank > 4) return ctx.fail("input rank %zu must be in [2, 4]", rank);
-  g->adjX = ctx.scalar<uint8_t>(kAdjX) != 0;
-  g->adjY = ctx.scalar<uint8_t>(kAdjY) != 0;
-  const uint32_t lRows = l[rank - 2], lCols = l[rank - 1];
-  const uint32_t rRows = r[rank - 2], rCols = r[rank - 1];
-  g->m = g->adjX ? lCols : lRows;
-  g->k = g->adjX ? lRows : lCols;
-  const uint32_t rk = g->adjY ? rCols : rRows;
-  g->n = g->adjY ? rRows : rCols;
-  if (g->k != rk)
-    return ctx.fail("inner dimensions differ: lhs %s%s gives %u, rhs %s%s gives %u",
-                    toString(l).c_str(), g->adjX ? " (adj_x)" : "", g->k, toString(r).c_str(),
-                    g->adjY ? " (adj_y)" : "", rk);
-  g->outDims.assign(rank, 0);
-  const size_t batchRank = rank - 2;
-  for (size_t d = 0; d < batchRank; ++d) {
-    if (l[d] != r[d] && l[d] != 1 && r[d] != 1)
-      return ctx.fail("batch dimension %zu differs: lhs %u, rhs %u (neither is 1)", d, l[d], r[d]);
-    g->outDims[d] = std::max(l[d], r[d]);
-    if (l[d] == 0 || r[d] == 0) g->outDims[d] = 0;
-  }
-  g->outDims[rank - 2] = g->m;
-  g->outDims[rank - 1] = g->n;
-  // Batch offsets, walking the output batch index in row-major order.
-  size_t batches = 1;
-  for (size_t d = 0; d < batchRank; ++d) batches *= g->outDims[d];
-  g->lhsOffset.assign(batches, 0);
-  g->rhsOffset.assign(batches, 0);
-  const size_t lMat = size_t(lRows) * lCols, rMat = size_t(rRows) * rCols;
-  for (size_t b = 0; b < batches; ++b) {
-    size_t rem = b, lo = 0, ro = 0, lStride = lMat, rStride = rMat;
-    for (size_t d = batchRank; d-- > 0;) {
-      const size_t idx = rem % g->outDims[d];
-      rem /= g->outDims[d];
-      lo += (l[d] == 1 ? 0 : idx) * lStride;
-      ro += (r[d] == 1 ? 0 : idx) * rStride;
-      lStride *= l[d];
-      rStride *= r[d];
-    }
-    g->lhsOffset[b] = lo;
-    g->rhsOffset[b] = ro;
-  }
-  return kOk;
-}
-
-Status prepareBatchMatmul(OpContext& ctx) {
-  Geometry g;
-  NN_RETURN_IF_ERROR(computeGeometry(ctx, &g));
-  return ctx.setOutputDims(0, g.outDims);
-}
+using namespace batch_matmul;
 
 // ---- reference loop (all types) ---------------------------------------------------------
 
 // out[b][i][j] = finish(sum_k mul(lhs, rhs)), reading through the adjoint flags.
 template <typename In, typename Acc, typename Out, typename Mul, typename Finish>
-void referenceMatmul(const Geometry& g, const In* lhs, const In* rhs, Out* out, Mul mul,
+void referenceMatmul(const MatmulGeometry& g, const In* lhs, const In* rhs, Out* out, Mul mul,
                      Finish finish) {
   const size_t m = g.m, n = g.n, k = g.k;
   for (size_t b = 0; b < g.lhsOffset.size(); ++b) {
@@ -202,13 +105,13 @@ void packB(const float* b, size_t ldb, size_t kc, size_t nc, float* packed) {
 }
 
 // Row-major C[rows i0..i1, cols j0..j1) = A * B for A (m x k, lda = k) and B (k x n, ldb = n).
+// `packed` holds the packed B panels; it is grown as needed and owned by the caller's chunk.
 void gemmBlock(const float* a, const float* b, float* c, size_t n, size_t k, size_t i0, size_t i1,
-               size_t j0, size_t j1) {
+               size_t j0, size_t j1, std::vector<float>& packed) {
   if (k == 0) {
     for (size_t i = i0; i < i1; ++i) std::fill(c + i * n + j0, c + i * n + j1, 0.f);
     return;
   }
-  thread_local std::vector<float> packed;
   for (size_t jc = j0; jc < j1; jc += kNc) {
     const size_t nc = std::min(j1, jc + kNc) - jc;
     const size_t panels = (nc + kNr - 1) / kNr;
@@ -235,7 +138,13 @@ void transposeMatrices(const float* src, size_t batches, size_t rows, size_t col
           for (size_t c = c0; c < std::min(cols, c0 + kTile); ++c) dst[c * rows + r] = src[r * cols + c];
 }
 
-void fastMatmulFloat(OpContext& ctx, const Geometry& g, const float* lhs, size_t lhsCount,
+// This execution's buffers: one packed-B buffer per work chunk (chunks run concurrently,
+// each on one thread at a time), grown as needed and kept for the next computations.
+struct MatmulScratch : OpScratch {
+  std::vector<std::vector<float>> packed;
+};
+
+void fastMatmulFloat(OpContext& ctx, const MatmulGeometry& g, const float* lhs, size_t lhsCount,
                      const float* rhs, size_t rhsCount, float* out) {
   // Bring both operands to the plain orientation (lhs m x k, rhs k x n) once.
   std::vector<float> lhsT, rhsT;
@@ -256,34 +165,47 @@ void fastMatmulFloat(OpContext& ctx, const Geometry& g, const float* lhs, size_t
   const size_t rowBlocks = (m + kRowBlock - 1) / kRowBlock;
   const size_t colBlocks = (n + kColBlock - 1) / kColBlock;
   const size_t items = batches * rowBlocks * colBlocks;
-  auto run = [&](size_t begin, size_t end) {
-    for (size_t t = begin; t < end; ++t) {
-      const size_t cb = t % colBlocks, rb = (t / colBlocks) % rowBlocks;
-      const size_t b = t / (colBlocks * rowBlocks);
-      gemmBlock(lhs + g.lhsOffset[b], rhs + g.rhsOffset[b], out + b * m * n, n, k,
-                rb * kRowBlock, std::min(m, (rb + 1) * kRowBlock), cb * kColBlock,
-                std::min(n, (cb + 1) * kColBlock));
-    }
-  };
   ThreadPool* pool = ctx.threadPool();
   const double flops = double(batches) * m * n * k;
-  if (pool != nullptr && pool->numThreads() > 1 && items > 1 && flops >= 1 << 18) {
-    pool->parallelFor(items, 1, run);
+  const bool parallel = pool != nullptr && pool->numThreads() > 1 && items > 1 && flops >= 1 << 18;
+  // The items are split into chunks here (as parallelFor itself would: about four per
+  // thread) so that each chunk owns one packing buffer.
+  const size_t target = parallel ? static_cast<size_t>(pool->numThreads()) * 4 : 1;
+  const size_t chunk = std::max<size_t>(1, (items + target - 1) / target);
+  const size_t chunks = (items + chunk - 1) / chunk;
+  MatmulScratch* scratch = ctx.scratchAs<MatmulScratch>();
+  std::vector<std::vector<float>> localPacked;  // no execution scratch (not expected)
+  std::vector<std::vector<float>>& packed = scratch ? scratch->packed : localPacked;
+  if (packed.size() < chunks) packed.resize(chunks);
+  auto runChunks = [&](size_t c0, size_t c1) {
+    for (size_t c = c0; c < c1; ++c) {
+      for (size_t t = c * chunk; t < std::min(items, (c + 1) * chunk); ++t) {
+        const size_t cb = t % colBlocks, rb = (t / colBlocks) % rowBlocks;
+        const size_t b = t / (colBlocks * rowBlocks);
+        gemmBlock(lhs + g.lhsOffset[b], rhs + g.rhsOffset[b], out + b * m * n, n, k,
+                  rb * kRowBlock, std::min(m, (rb + 1) * kRowBlock), cb * kColBlock,
+                  std::min(n, (cb + 1) * kColBlock), packed[c]);
+      }
+    }
+  };
+  if (parallel && chunks > 1) {
+    pool->parallelFor(chunks, 1, runChunks);
   } else {
-    run(0, items);
+    runChunks(0, chunks);
   }
 }
 
 // ---- execute ----------------------------------------------------------------------------
 
-Status executeBatchMatmul(OpContext& ctx) {
-  Geometry g;
+// `reference`: the reference device's plain loops for float data (the other types have one
+// kernel).
+Status run(OpContext& ctx, bool reference) {
+  MatmulGeometry g;
   NN_RETURN_IF_ERROR(computeGeometry(ctx, &g));
   const Shape& outShape = ctx.outputShape(0);
   if (outShape.count() == 0) return kOk;
   const size_t lhsCount = static_cast<size_t>(ctx.inputShape(kLhs).count());
   const size_t rhsCount = static_cast<size_t>(ctx.inputShape(kRhs).count());
-  const bool reference = ctx.useReferenceKernels();
   switch (ctx.inputType(kLhs)) {
     case OperandType::TENSOR_FLOAT32: {
       if (reference) {
@@ -346,8 +268,11 @@ Status executeBatchMatmul(OpContext& ctx) {
   }
 }
 
+Status execute(OpContext& ctx) { return run(ctx, /*reference=*/false); }
+Status executeReference(OpContext& ctx) { return run(ctx, /*reference=*/true); }
+
 }  // namespace
 
-NN_REGISTER_OPERATION(BATCH_MATMUL, validateBatchMatmul, prepareBatchMatmul, executeBatchMatmul);
+NN_DEFINE_CPU_KERNEL_FULL(BATCH_MATMUL, execute, executeReference, nullptr, nullptr);
 
 }  // namespace nn

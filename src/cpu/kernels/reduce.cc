@@ -1,62 +1,20 @@
-// REDUCE_ALL / ANY / MAX / MIN / PROD / SUM over a set of axes (duplicates allowed). Like
-// the NNAPI reference, every output starts at the identity of the reduction and folds in its
-// inputs in row-major input order. MAX/MIN on 8-bit tensors work on the stored values (input
-// and output share the quantization), so no requantization is involved. Float16 sums and
-// products accumulate in float32.
+// REDUCE_ALL / ANY / MAX / MIN / PROD / SUM on the CPU. Like the NNAPI reference, every
+// output starts at the identity of the reduction and folds in its inputs in row-major input
+// order. MAX/MIN on 8-bit tensors work on the stored values (input and output share the
+// quantization), so no requantization is involved. Float16 sums and products accumulate in
+// float32.
+#include <algorithm>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
-#include "ops/operation.h"
-#include "ops/reduce_util.h"
+#include "cpu/kernel.h"
+#include "spec/ops/reduce_util.h"
 
 namespace nn {
 namespace {
 
 using namespace shape_ops;
-using namespace reduce_ops;
-
-constexpr OperandType kB8 = OperandType::TENSOR_BOOL8;
-
-std::initializer_list<TypeSince> reduceTypes(OperationType op) {
-  static constexpr std::initializer_list<TypeSince> kBool = {{kB8, kFeatureLevel3}};
-  static constexpr std::initializer_list<TypeSince> kFloat = {{kF32, kFeatureLevel3},
-                                                              {kF16, kFeatureLevel3}};
-  static constexpr std::initializer_list<TypeSince> kMinMax = {{kF32, kFeatureLevel3},
-                                                               {kF16, kFeatureLevel3},
-                                                               {kQ8, kFeatureLevel3},
-                                                               {kQ8S, kFeatureLevel4}};
-  switch (op) {
-    case OperationType::REDUCE_ALL:
-    case OperationType::REDUCE_ANY:
-      return kBool;
-    case OperationType::REDUCE_MAX:
-    case OperationType::REDUCE_MIN:
-      return kMinMax;
-    default:
-      return kFloat;
-  }
-}
-
-Status validateReduce(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkInputCount(3, 3));
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  c.requireFeatureLevel(kFeatureLevel3);
-  NN_RETURN_IF_ERROR(checkTensorTypeSince(c, 0, reduceTypes(c.type())));
-  NN_RETURN_IF_ERROR(c.checkInputRankAtMost(0, 4));
-  return validateAxesInputs(c, OperandType::BOOL);
-}
-
-Status resolveAxes(OpContext& ctx, std::vector<bool>* reduced, bool* keepDims) {
-  NN_RETURN_IF_ERROR(resolveReducedAxes(ctx, reduced));
-  *keepDims = ctx.scalar<uint8_t>(2) != 0;
-  return kOk;
-}
-
-Status prepareReduce(OpContext& ctx) {
-  std::vector<bool> reduced;
-  bool keepDims = false;
-  NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
-  return setReducedOutputDims(ctx, reduced, keepDims);
-}
 
 // Input walked as a 4-D row-major view; outStride[k] is 0 for reduced dimensions.
 struct ReduceView {
@@ -157,11 +115,10 @@ Status reduceMinMax(OpContext& ctx, const ReduceView& v, bool isMax, F f) {
   }
 }
 
-Status executeReduce(OpContext& ctx) {
+Status execute(OpContext& ctx) {
   if (ctx.outputShape(0).count() == 0) return kOk;
   std::vector<bool> reduced;
-  bool keepDims = false;
-  NN_RETURN_IF_ERROR(resolveAxes(ctx, &reduced, &keepDims));
+  NN_RETURN_IF_ERROR(reduce_ops::resolveReducedAxes(ctx, &reduced));
   const ReduceView v = makeView(ctx.inputShape(0).dims, reduced);
   switch (ctx.type()) {
     case OperationType::REDUCE_SUM:
@@ -187,11 +144,11 @@ Status executeReduce(OpContext& ctx) {
 
 }  // namespace
 
-NN_REGISTER_OPERATION(REDUCE_ALL, validateReduce, prepareReduce, executeReduce);
-NN_REGISTER_OPERATION(REDUCE_ANY, validateReduce, prepareReduce, executeReduce);
-NN_REGISTER_OPERATION(REDUCE_MAX, validateReduce, prepareReduce, executeReduce);
-NN_REGISTER_OPERATION(REDUCE_MIN, validateReduce, prepareReduce, executeReduce);
-NN_REGISTER_OPERATION(REDUCE_PROD, validateReduce, prepareReduce, executeReduce);
-NN_REGISTER_OPERATION(REDUCE_SUM, validateReduce, prepareReduce, executeReduce);
+NN_DEFINE_CPU_KERNEL(REDUCE_ALL, execute);
+NN_DEFINE_CPU_KERNEL(REDUCE_ANY, execute);
+NN_DEFINE_CPU_KERNEL(REDUCE_MAX, execute);
+NN_DEFINE_CPU_KERNEL(REDUCE_MIN, execute);
+NN_DEFINE_CPU_KERNEL(REDUCE_PROD, execute);
+NN_DEFINE_CPU_KERNEL(REDUCE_SUM, execute);
 
 }  // namespace nn
