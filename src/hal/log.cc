@@ -53,8 +53,4 @@ void logInfo(const char* fmt, ...) {
   fprintf(stderr, "nnapi: %s\n", line.c_str());
 }
 
-void setLastError(const std::string& message) {
-  if (loggingEnabled() && !message.empty()) printError(message);
-}
-
 }  // namespace nn

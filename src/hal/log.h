@@ -24,8 +24,4 @@ std::string vformatMessage(const char* fmt, va_list args);
 void logInfo(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 bool loggingEnabled();
 
-// TRANSITIONAL, for operation code not yet returning its error as a value: prints `message`
-// when NNAPI_LOG is set and no longer changes the last error. Return makeError(...) instead.
-void setLastError(const std::string& message);
-
 }  // namespace nn
