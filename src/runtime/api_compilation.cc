@@ -1,4 +1,6 @@
 // C entry points: ANeuralNetworksCompilation_* and ANeuralNetworksBurst_*.
+#include <android/NeuralNetworksDiagnostics.h>
+
 #include <algorithm>
 #include <new>
 
@@ -215,5 +217,13 @@ int ANeuralNetworksBurst_create(ANeuralNetworksCompilation* compilation,
 }
 
 void ANeuralNetworksBurst_free(ANeuralNetworksBurst* burst) { delete fromHandle(burst); }
+
+int ANNLinux_Compilation_setCpuThreadCount(ANeuralNetworksCompilation* compilation,
+                                           uint32_t threads) {
+  return apiCall([&]() -> ApiResult {
+    NN_API_CHECK_NULL("ANNLinux_Compilation_setCpuThreadCount", compilation);
+    return fromHandle(compilation)->setCpuThreadCount(threads);
+  });
+}
 
 }  // extern "C"

@@ -10,6 +10,11 @@
 
 namespace nn {
 
+namespace {
+// The CPU driver's pool never grows past this (ThreadPool caps it too).
+constexpr uint32_t kMaxCpuThreads = 64;
+}  // namespace
+
 RuntimeCompilation::RuntimeCompilation(const RuntimeModel* model,
                                        std::vector<const Device*> devices, bool explicitDevices)
     : model_(model),
@@ -54,6 +59,17 @@ ApiResult RuntimeCompilation::setCaching(const char* cacheDir, const uint8_t* to
   // Accepted and remembered; the CPU driver prepares fast enough that it does not cache yet.
   cacheDir_ = cacheDir;
   (void)token;
+  return apiOk();
+}
+
+ApiResult RuntimeCompilation::setCpuThreadCount(uint32_t threads) {
+  NN_API_RETURN_IF_ERROR(checkMutable("ANNLinux_Compilation_setCpuThreadCount"));
+  if (threads > kMaxCpuThreads) {
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "ANNLinux_Compilation_setCpuThreadCount: %u threads requested, at most %u",
+                    threads, kMaxCpuThreads);
+  }
+  options_.cpuThreads = static_cast<int32_t>(threads);
   return apiOk();
 }
 

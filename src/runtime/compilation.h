@@ -22,6 +22,7 @@ class RuntimeCompilation {
   ApiResult setPriority(int priority);
   ApiResult setCaching(const char* cacheDir, const uint8_t* token);
   ApiResult setTimeout(uint64_t durationNs);
+  ApiResult setCpuThreadCount(uint32_t threads);
   ApiResult finish();
 
   bool isFinished() const { return finished_; }

@@ -93,7 +93,7 @@ void PrintUsage(FILE* out) {
                "  -o, --output-dir DIR  run: also write input_K.npy and output_K.npy there\n"
                "  -d, --device NAME  compile for this device only (inspect: may be repeated)\n"
                "  --reference        same as --device %s (the op-by-op reference kernels)\n"
-               "  -t, --threads N    CPU driver threads (sets NNAPI_CPU_THREADS before the runtime starts)\n"
+               "  -t, --threads N    CPU driver threads for this compilation (ANNLinux_Compilation_setCpuThreadCount)\n"
                "  -v, --verbose      inspect: one line per TFLite operator\n"
                "\n"
                "exit status:\n"
@@ -330,7 +330,8 @@ void ReportUnsupported(const Loaded& l, const std::vector<std::string>& names) {
                s.c_str());
 }
 
-bool Compile(const Loaded& l, const std::vector<std::string>& devices, Compiled* c, double* ms) {
+bool Compile(const Loaded& l, const std::vector<std::string>& devices, int threads, Compiled* c,
+             double* ms) {
   auto t0 = std::chrono::steady_clock::now();
   int r;
   if (devices.empty()) {
@@ -354,6 +355,14 @@ bool Compile(const Loaded& l, const std::vector<std::string>& devices, Compiled*
     return false;
   }
   ANeuralNetworksCompilation_setPreference(c->compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+  if (threads > 0) {
+    r = ANNLinux_Compilation_setCpuThreadCount(c->compilation, static_cast<uint32_t>(threads));
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::fprintf(stderr, "nnapi: --threads %d: %s (%s)\n", threads, ANNLinux_resultCodeName(r),
+                   ANNLinux_getLastErrorMessage());
+      return false;
+    }
+  }
   r = ANeuralNetworksCompilation_finish(c->compilation);
   if (r != ANEURALNETWORKS_NO_ERROR) {
     std::fprintf(stderr, "nnapi: ANeuralNetworksCompilation_finish failed: %s\n", ANNLinux_resultCodeName(r));
@@ -500,10 +509,6 @@ bool SetupExecution(const Compiled& c, IoBuffers* io, bool reusable, Execution* 
     }
   }
   return true;
-}
-
-void ApplyThreads(int threads) {
-  if (threads > 0) setenv("NNAPI_CPU_THREADS", std::to_string(threads).c_str(), 1);
 }
 
 // ---- inspect -------------------------------------------------------------------------------
@@ -691,12 +696,11 @@ std::string ValuesPreview(const NnOperand& o, const std::vector<uint8_t>& buf, d
 }
 
 int CmdRun(const Args& a) {
-  ApplyThreads(a.threads);
   Loaded l;
   if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
   double compile_ms = 0;
-  if (!Compile(l, a.devices, &c, &compile_ms)) return 1;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms)) return 1;
   IoBuffers io;
   if (!PrepareInputs(a, l, &io)) return 1;
   Execution ex;
@@ -812,13 +816,12 @@ class Progress {
 };
 
 int CmdBench(const Args& a) {
-  ApplyThreads(a.threads);
   auto t_init = std::chrono::steady_clock::now();
   Loaded l;
   if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
   double compile_ms = 0;
-  if (!Compile(l, a.devices, &c, &compile_ms)) return 1;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms)) return 1;
   double init_ms = Ms(std::chrono::steady_clock::now() - t_init);
   IoBuffers io;
   if (!PrepareInputs(a, l, &io)) return 1;
