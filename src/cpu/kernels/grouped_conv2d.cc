@@ -1,12 +1,9 @@
-// GROUPED_CONV_2D: explicit/implicit padding, NHWC/NCHW, fused activation; float32,
-// float16, quant8 asymm (per-tensor or per-channel filters) and quant8 asymm signed.
-// The input channels split into `groups` equal slices, each convolved with its own slice of
-// output channels; the filter is [depth_out][kh][kw][depth_in / groups].
+// GROUPED_CONV_2D kernels.
 //
-// Kernels: the reference device runs direct loops of the spec formula. Otherwise float32
-// with constant filter and bias goes to XNNPACK's grouped convolution (weights packed at
-// compilation); the other cases run the CONV_2D GEMM kernels once per group on a copy of the
-// group's input channels (a single group needs no copy).
+// Reference device: direct loops of the spec formula. Fast device: float32 with constant
+// filter and bias goes to XNNPACK's grouped convolution (weights packed at compilation); the
+// other cases run the CONV_2D GEMM kernels once per group on a copy of the group's input
+// channels (a single group needs no copy).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -14,161 +11,22 @@
 #include <mutex>
 #include <vector>
 
-#include "ops/operation.h"
+#include "cpu/kernel.h"
+#include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_fast.h"
 #include "cpu/xnnpack_util.h"
-#include "ops/conv_util.h"
+#include "hal/log.h"
 
 namespace nn {
 namespace {
 
 using conv::Geometry;
+using conv::GroupedGeometry;
 using conv::QuantParams;
-
-constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
-constexpr uint32_t kExplicitCount = 12, kImplicitCount = 9;
-
 using conv::constantInput;
 using conv::isQuant;
 
-// Where each scalar sits in the two forms.
-struct Layout {
-  bool explicitPadding;
-  uint32_t padding, padLeft, padRight, padTop, padBottom, strideW, strideH, groups, activation,
-      layout;
-};
-Layout layoutFor(uint32_t numInputs) {
-  if (numInputs == kExplicitCount) return {true, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-  return {false, 3, 0, 0, 0, 0, 4, 5, 6, 7, 8};
-}
-
-// ---- validation -----------------------------------------------------------------------
-
-Status checkConstAtLeast(ValidationContext& c, uint32_t index, const char* what, int32_t min) {
-  int32_t v = 0;
-  if (c.constantScalar(index, &v) && v < min)
-    return c.fail("input %u (%s) must be >= %d, got %d", index, what, min, v);
-  return kOk;
-}
-
-Status validate(ValidationContext& c) {
-  NN_RETURN_IF_ERROR(c.checkOutputCount(1));
-  const uint32_t n = c.numInputs();
-  if (n != kExplicitCount && n != kImplicitCount)
-    return c.fail("expected %u inputs (explicit padding) or %u (implicit padding), got %u",
-                  kExplicitCount, kImplicitCount, n);
-  const Layout l = layoutFor(n);
-  c.requireFeatureLevel(kFeatureLevel3);
-  NN_RETURN_IF_ERROR(conv::validateTensorOperands(c));
-  for (uint32_t i = 3; i < l.layout; ++i)
-    NN_RETURN_IF_ERROR(c.checkInputType(i, OperandType::INT32));
-  NN_RETURN_IF_ERROR(c.checkInputType(l.layout, OperandType::BOOL));
-  if (l.explicitPadding) {
-    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padLeft, "left padding", 0));
-    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padRight, "right padding", 0));
-    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padTop, "top padding", 0));
-    NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.padBottom, "bottom padding", 0));
-  } else {
-    int32_t code = 0;
-    if (c.constantScalar(l.padding, &code) && code != kPaddingSame && code != kPaddingValid)
-      return c.fail("input %u (padding scheme) must be 1 (SAME) or 2 (VALID), got %d", l.padding,
-                    code);
-  }
-  NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.strideW, "width stride", 1));
-  NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.strideH, "height stride", 1));
-  NN_RETURN_IF_ERROR(checkConstAtLeast(c, l.groups, "number of groups", 1));
-  int32_t act = 0;
-  if (c.constantScalar(l.activation, &act) && !isValidFusedActivation(act))
-    return c.fail("input %u (fused activation) must be 0..3, got %d", l.activation, act);
-  return kOk;
-}
-
-// ---- geometry --------------------------------------------------------------------------
-
-struct GroupedGeometry {
-  Geometry g;          // whole tensor (outC = depth_out, inC = depth_in)
-  uint32_t groups = 1;
-  uint32_t groupIn = 0, groupOut = 0;
-};
-
-Status resolveGeometry(OpContext& ctx, GroupedGeometry* gg) {
-  const Layout l = layoutFor(ctx.numInputs());
-  for (uint32_t i = 3; i <= l.layout; ++i)
-    if (!ctx.hasInputData(i)) return kDeferred;
-  Geometry& g = gg->g;
-  conv::Params& p = g.p;
-  p = conv::Params{};
-  p.nchw = ctx.scalar<uint8_t>(l.layout) != 0;
-  p.strideW = ctx.scalar<int32_t>(l.strideW);
-  p.strideH = ctx.scalar<int32_t>(l.strideH);
-  p.activation = ctx.scalar<int32_t>(l.activation);
-  const int32_t groups = ctx.scalar<int32_t>(l.groups);
-  int32_t code = 0;
-  if (l.explicitPadding) {
-    p.padLeft = ctx.scalar<int32_t>(l.padLeft);
-    p.padRight = ctx.scalar<int32_t>(l.padRight);
-    p.padTop = ctx.scalar<int32_t>(l.padTop);
-    p.padBottom = ctx.scalar<int32_t>(l.padBottom);
-    if (p.padLeft < 0 || p.padRight < 0 || p.padTop < 0 || p.padBottom < 0)
-      return ctx.fail("paddings must be >= 0, got left %d right %d top %d bottom %d", p.padLeft,
-                      p.padRight, p.padTop, p.padBottom);
-  } else {
-    code = ctx.scalar<int32_t>(l.padding);
-    if (code != kPaddingSame && code != kPaddingValid)
-      return ctx.fail("input %u (padding scheme) must be 1 (SAME) or 2 (VALID), got %d",
-                      l.padding, code);
-  }
-  if (p.strideW < 1 || p.strideH < 1)
-    return ctx.fail("strides must be >= 1, got width %d height %d", p.strideW, p.strideH);
-  if (groups < 1)
-    return ctx.fail("input %u (number of groups) must be >= 1, got %d", l.groups, groups);
-  if (!isValidFusedActivation(p.activation))
-    return ctx.fail("fused activation must be 0..3, got %d", p.activation);
-
-  const Shape& input = ctx.inputShape(kInput);
-  const Shape& filter = ctx.inputShape(kFilter);
-  const Shape& bias = ctx.inputShape(kBias);
-  if (input.rank() != 4) return ctx.fail("input 0: expected rank 4, got %u", input.rank());
-  if (filter.rank() != 4)
-    return ctx.fail("input 1 (filter): expected rank 4, got %u", filter.rank());
-  if (bias.rank() != 1) return ctx.fail("input 2 (bias): expected rank 1, got %u", bias.rank());
-  g.batches = input.dim(0);
-  g.inH = input.dim(p.nchw ? 2 : 1);
-  g.inW = input.dim(p.nchw ? 3 : 2);
-  g.inC = input.dim(p.nchw ? 1 : 3);
-  g.outC = filter.dim(0);
-  g.filterH = filter.dim(1);
-  g.filterW = filter.dim(2);
-  gg->groups = static_cast<uint32_t>(groups);
-  gg->groupIn = filter.dim(3);
-  if (static_cast<uint64_t>(gg->groupIn) * gg->groups != g.inC)
-    return ctx.fail("input depth %u must equal filter depth %u * number of groups %d", g.inC,
-                    gg->groupIn, groups);
-  if (g.outC % gg->groups != 0)
-    return ctx.fail("input 1 (filter): %u output channels are not divisible by %d groups", g.outC,
-                    groups);
-  gg->groupOut = g.outC / gg->groups;
-  if (bias.dim(0) != g.outC)
-    return ctx.fail("input 2 (bias): size %u does not match %u output channels", bias.dim(0),
-                    g.outC);
-  if (g.inH == 0 || g.inW == 0 || g.inC == 0 || g.outC == 0 || g.filterH == 0 || g.filterW == 0)
-    return ctx.fail("only the batch dimension may be 0 (input %s, filter %s)",
-                    toString(input.dims).c_str(), toString(filter.dims).c_str());
-  if (!l.explicitPadding) {
-    uint32_t head = 0, tail = 0;
-    implicitPadding(g.inW, p.strideW, 1, g.filterW, code, &head, &tail);
-    p.padLeft = static_cast<int32_t>(head);
-    p.padRight = static_cast<int32_t>(tail);
-    implicitPadding(g.inH, p.strideH, 1, g.filterH, code, &head, &tail);
-    p.padTop = static_cast<int32_t>(head);
-    p.padBottom = static_cast<int32_t>(tail);
-  }
-  if (!windowOutputSize(g.inW, g.filterW, p.strideW, 1, p.padLeft, p.padRight, &g.outW) ||
-      !windowOutputSize(g.inH, g.filterH, p.strideH, 1, p.padTop, p.padBottom, &g.outH) ||
-      g.outW == 0 || g.outH == 0)
-    return ctx.fail("filter %ux%u does not fit the padded input %ux%u", g.filterH, g.filterW,
-                    g.inH + p.padTop + p.padBottom, g.inW + p.padLeft + p.padRight);
-  return kOk;
-}
+constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
 
 // The geometry of one group as a plain convolution.
 Geometry groupGeometry(const GroupedGeometry& gg) {
@@ -180,13 +38,6 @@ Geometry groupGeometry(const GroupedGeometry& gg) {
 
 Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
   return conv::quantParamsFor(ctx, g.p.activation, g.outC, q);
-}
-
-Status prepare(OpContext& ctx) {
-  GroupedGeometry gg;
-  const Status s = resolveGeometry(ctx, &gg);
-  if (s != kOk) return s;
-  return conv::finishPrepare(ctx, gg.g);
 }
 
 // ---- reference kernels (NHWC) ----------------------------------------------------------
@@ -358,10 +209,9 @@ void packQuantGroups(OpContext& ctx, const GroupedGeometry& gg,
 }
 
 Status init(OpContext& ctx) {
-  if (ctx.useReferenceKernels()) return kOk;
   if (!ctx.inputSlot(kInput).shapeKnown || !ctx.inputSlot(kFilter).shapeKnown) return kOk;
   GroupedGeometry gg;
-  if (resolveGeometry(ctx, &gg) != kOk) return kOk;
+  if (conv::resolveGroupedGeometry(ctx, &gg) != kOk) return kOk;
   auto st = std::make_unique<GroupedState>();
   const OperandType type = ctx.inputType(kInput);
   const bool filterConst = constantInput(ctx, kFilter);
@@ -415,10 +265,6 @@ Status executeFloat32(OpContext& ctx, const GroupedGeometry& gg, GroupedState* s
                       const float* in, float* out) {
   const float* filter = ctx.input<float>(kFilter);
   const float* bias = ctx.input<float>(kBias);
-  if (ctx.useReferenceKernels()) {
-    refGroupedFloat(gg, in, filter, bias, out);
-    return kOk;
-  }
   if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
     std::lock_guard<std::mutex> lock(st->xnnMutex);
     const XnnConvConfig want = xnnConfig(gg);
@@ -442,39 +288,14 @@ Status executeFloat16(OpContext& ctx, const GroupedGeometry& gg, GroupedState* s
   std::vector<float> input(inCount), output(outCount), bias(g.outC);
   conv::halfToFloat(in, input.data(), inCount);
   conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
-  if (ctx.useReferenceKernels()) {
-    std::vector<float> filter(ctx.inputShape(kFilter).count());
-    conv::halfToFloat(ctx.input<Half>(kFilter), filter.data(), filter.size());
-    refGroupedFloat(gg, input.data(), filter.data(), bias.data(), output.data());
-  } else {
-    fastFloat(ctx, gg, st, input.data(), bias.data(), output.data());
-  }
+  fastFloat(ctx, gg, st, input.data(), bias.data(), output.data());
   conv::floatToHalf(output.data(), out, outCount);
   return kOk;
-}
-
-template <typename T>
-void refQuantTyped(OpContext& ctx, const GroupedGeometry& gg, const QuantParams& q, const T* in,
-                   T* out) {
-  const int32_t* bias = ctx.input<int32_t>(kBias);
-  if (ctx.inputType(kFilter) == OperandType::TENSOR_QUANT8_ASYMM)
-    refGroupedQuant(gg, q, in, ctx.input<uint8_t>(kFilter), bias, out);
-  else
-    refGroupedQuant(gg, q, in, ctx.input<int8_t>(kFilter), bias, out);
 }
 
 Status executeQuant(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st, const void* in,
                     void* out) {
   const bool signedData = ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
-  if (ctx.useReferenceKernels()) {
-    QuantParams q;
-    NN_RETURN_IF_ERROR(quantParamsFor(ctx, gg.g, &q));
-    if (signedData)
-      refQuantTyped(ctx, gg, q, static_cast<const int8_t*>(in), static_cast<int8_t*>(out));
-    else
-      refQuantTyped(ctx, gg, q, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
-    return kOk;
-  }
   std::vector<QuantParams> localQuant;
   const std::vector<QuantParams>* quant = &localQuant;
   if (st != nullptr && st->quantReady) {
@@ -501,14 +322,67 @@ Status executeQuant(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st,
 
 Status execute(OpContext& ctx) {
   GroupedGeometry gg;
-  NN_RETURN_IF_ERROR(resolveGeometry(ctx, &gg));
+  NN_RETURN_IF_ERROR(conv::resolveGroupedGeometry(ctx, &gg));
   if (ctx.outputShape(0).count() == 0) return kOk;
   auto* st = static_cast<GroupedState*>(ctx.state());
   return conv::executeByType(ctx, gg.g, gg, st, executeFloat32, executeFloat16, executeQuant);
 }
 
+// ---- reference device --------------------------------------------------------------------
+
+Status referenceFloat32(OpContext& ctx, const GroupedGeometry& gg, const void*, const float* in,
+                        float* out) {
+  refGroupedFloat(gg, in, ctx.input<float>(kFilter), ctx.input<float>(kBias), out);
+  return kOk;
+}
+
+Status referenceFloat16(OpContext& ctx, const GroupedGeometry& gg, const void*, const Half* in,
+                        Half* out) {
+  const Geometry& g = gg.g;
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC);
+  std::vector<float> filter(ctx.inputShape(kFilter).count());
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
+  conv::halfToFloat(ctx.input<Half>(kFilter), filter.data(), filter.size());
+  refGroupedFloat(gg, input.data(), filter.data(), bias.data(), output.data());
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+template <typename T>
+void refQuantTyped(OpContext& ctx, const GroupedGeometry& gg, const QuantParams& q, const T* in,
+                   T* out) {
+  const int32_t* bias = ctx.input<int32_t>(kBias);
+  if (ctx.inputType(kFilter) == OperandType::TENSOR_QUANT8_ASYMM)
+    refGroupedQuant(gg, q, in, ctx.input<uint8_t>(kFilter), bias, out);
+  else
+    refGroupedQuant(gg, q, in, ctx.input<int8_t>(kFilter), bias, out);
+}
+
+Status referenceQuant(OpContext& ctx, const GroupedGeometry& gg, const void*, const void* in,
+                      void* out) {
+  QuantParams q;
+  NN_RETURN_IF_ERROR(quantParamsFor(ctx, gg.g, &q));
+  if (ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
+    refQuantTyped(ctx, gg, q, static_cast<const int8_t*>(in), static_cast<int8_t*>(out));
+  else
+    refQuantTyped(ctx, gg, q, static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out));
+  return kOk;
+}
+
+Status executeReference(OpContext& ctx) {
+  GroupedGeometry gg;
+  NN_RETURN_IF_ERROR(conv::resolveGroupedGeometry(ctx, &gg));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  const void* none = nullptr;
+  return conv::executeByType(ctx, gg.g, gg, none, referenceFloat32, referenceFloat16,
+                             referenceQuant);
+}
+
 }  // namespace
 
-NN_REGISTER_OPERATION_WITH_INIT(GROUPED_CONV_2D, validate, prepare, execute, init);
+NN_DEFINE_CPU_KERNEL_FULL(GROUPED_CONV_2D, execute, executeReference, init, nullptr);
 
 }  // namespace nn

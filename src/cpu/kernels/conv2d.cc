@@ -1,23 +1,27 @@
-// CONV_2D: explicit/implicit padding, NHWC/NCHW, dilation, fused activation; float32,
-// float16, quant8 asymm (per-tensor or per-channel filters) and quant8 asymm signed.
+// CONV_2D kernels.
 //
-// Kernels: the reference device runs the direct loops of conv_util. Otherwise float32 goes
-// to XNNPACK with weights packed once at compilation when filter and bias are constants,
-// and to our packed GEMM when they are not (or XNNPACK is absent). Quant8 always uses our
-// int8 GEMM whose requantization is bit-exact with the reference.
+// Reference device: the direct loops of conv_reference. Fast device: float32 goes to XNNPACK
+// with weights packed once at compilation when filter and bias are constants, and to our
+// packed GEMM when they are not (or XNNPACK is absent). Quant8 always uses our int8 GEMM whose
+// requantization is bit-exact with the reference.
 #include <atomic>
 #include <memory>
 #include <mutex>
 
-#include "ops/operation.h"
+#include "cpu/kernel.h"
+#include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/conv_reference.h"
 #include "cpu/xnnpack_util.h"
-#include "ops/conv_util.h"
+#include "hal/log.h"
 
 namespace nn {
 namespace {
 
 using conv::Geometry;
 using conv::QuantParams;
+using conv::constantInput;
+using conv::isQuant;
 
 constexpr bool kDepthwise = false;
 
@@ -36,24 +40,12 @@ struct ConvState : public OpState {
   XnnConvolution xnn;
 };
 
-using conv::constantInput;
-using conv::isQuant;
-
 XnnConvConfig xnnConfig(const Geometry& g) {
   return conv::xnnConvConfig(g, 1, g.inC, g.outC, /*depthwise=*/false);
 }
 
-Status validate(ValidationContext& c) { return conv::validateConv(c, kDepthwise); }
-
 Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
   return conv::quantParamsFor(ctx, g.p.activation, g.outC, q);
-}
-
-Status prepare(OpContext& ctx) {
-  Geometry g;
-  const Status s = conv::resolveGeometry(ctx, kDepthwise, &g);
-  if (s != kOk) return s;
-  return conv::finishPrepare(ctx, g);
 }
 
 void packFloatFilter(OpContext& ctx, const Geometry& g, conv::PackedFloatWeights* out) {
@@ -75,8 +67,9 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, conv::PackedQuantWeights
                          g.filterH * g.filterW * g.inC, out);
 }
 
+// ---- fast device -------------------------------------------------------------------------
+
 Status init(OpContext& ctx) {
-  if (ctx.useReferenceKernels()) return kOk;
   // The geometry needs the input shape and every scalar; without them nothing is prepared
   // here and execution packs per run.
   if (!ctx.inputSlot(0).shapeKnown || !ctx.inputSlot(1).shapeKnown) return kOk;
@@ -114,10 +107,6 @@ Status executeFloat32(OpContext& ctx, const Geometry& g, ConvState* st, const fl
                       float* out) {
   const float* filter = ctx.input<float>(1);
   const float* bias = ctx.input<float>(2);
-  if (ctx.useReferenceKernels()) {
-    conv::refConvFloat(g, in, filter, bias, out);
-    return kOk;
-  }
   if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
     std::lock_guard<std::mutex> lock(st->xnnMutex);
     const XnnConvConfig want = xnnConfig(g);
@@ -146,11 +135,7 @@ Status executeFloat16(OpContext& ctx, const Geometry& g, ConvState* st, const Ha
   std::vector<float> input(inCount), output(outCount), bias(g.outC);
   conv::halfToFloat(in, input.data(), inCount);
   conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
-  if (ctx.useReferenceKernels()) {
-    std::vector<float> filter(ctx.inputShape(1).count());
-    conv::halfToFloat(ctx.input<Half>(1), filter.data(), filter.size());
-    conv::refConvFloat(g, input.data(), filter.data(), bias.data(), output.data());
-  } else if (st != nullptr && st->haveFloatWeights) {
+  if (st != nullptr && st->haveFloatWeights) {
     conv::fastConvFloat(g, input.data(), st->floatWeights, bias.data(), output.data(),
                         ctx.threadPool());
   } else {
@@ -169,23 +154,8 @@ Status executeQuant(OpContext& ctx, const Geometry& g, ConvState* st, const void
   NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
                                              st != nullptr && st->quantReady ? &st->quant : nullptr,
                                              &local, &q));
-  const OperandType type = ctx.inputType(0);
-  const OperandType filterType = ctx.inputType(1);
+  const bool signedData = ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   const int32_t* bias = ctx.input<int32_t>(2);
-  if (ctx.useReferenceKernels()) {
-    if (type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
-      conv::refConvQuant(g, *q, static_cast<const int8_t*>(in), ctx.input<int8_t>(1), bias,
-                         static_cast<int8_t*>(out));
-    } else if (filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-      conv::refConvQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<int8_t>(1), bias,
-                         static_cast<uint8_t*>(out));
-    } else {
-      conv::refConvQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<uint8_t>(1), bias,
-                         static_cast<uint8_t*>(out));
-    }
-    return kOk;
-  }
-  const bool signedData = type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   if (st != nullptr && st->haveQuantWeights) {
     conv::fastConvQuant(g, *q, signedData, in, st->quantWeights, bias, out, ctx.threadPool());
     return kOk;
@@ -204,8 +174,56 @@ Status execute(OpContext& ctx) {
   return conv::executeByType(ctx, g, g, st, executeFloat32, executeFloat16, executeQuant);
 }
 
+// ---- reference device --------------------------------------------------------------------
+
+Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, const float* in,
+                        float* out) {
+  conv::refConvFloat(g, in, ctx.input<float>(1), ctx.input<float>(2), out);
+  return kOk;
+}
+
+Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, const Half* in,
+                        Half* out) {
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC);
+  std::vector<float> filter(ctx.inputShape(1).count());
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
+  conv::halfToFloat(ctx.input<Half>(1), filter.data(), filter.size());
+  conv::refConvFloat(g, input.data(), filter.data(), bias.data(), output.data());
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, const void* in, void* out) {
+  QuantParams q;
+  NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
+  const int32_t* bias = ctx.input<int32_t>(2);
+  if (ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+    conv::refConvQuant(g, q, static_cast<const int8_t*>(in), ctx.input<int8_t>(1), bias,
+                       static_cast<int8_t*>(out));
+  } else if (ctx.inputType(1) == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    conv::refConvQuant(g, q, static_cast<const uint8_t*>(in), ctx.input<int8_t>(1), bias,
+                       static_cast<uint8_t*>(out));
+  } else {
+    conv::refConvQuant(g, q, static_cast<const uint8_t*>(in), ctx.input<uint8_t>(1), bias,
+                       static_cast<uint8_t*>(out));
+  }
+  return kOk;
+}
+
+Status executeReference(OpContext& ctx) {
+  Geometry g;
+  NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  const void* none = nullptr;
+  return conv::executeByType(ctx, g, g, none, referenceFloat32, referenceFloat16,
+                             referenceQuant);
+}
+
 }  // namespace
 
-NN_REGISTER_OPERATION_WITH_INIT(CONV_2D, validate, prepare, execute, init);
+NN_DEFINE_CPU_KERNEL_FULL(CONV_2D, execute, executeReference, init, nullptr);
 
 }  // namespace nn

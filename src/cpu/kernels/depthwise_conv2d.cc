@@ -1,24 +1,27 @@
-// DEPTHWISE_CONV_2D: explicit/implicit padding, depth multiplier, NHWC/NCHW, dilation, fused
-// activation; float32, float16, quant8 asymm (per-tensor or per-channel filters) and quant8
-// asymm signed.
+// DEPTHWISE_CONV_2D kernels.
 //
-// Kernels: the reference device runs the direct loops of conv_util. Otherwise float32 goes
-// to XNNPACK (weights packed at compilation) when filter and bias are constants, else to a
+// Reference device: the direct loops of conv_reference. Fast device: float32 goes to XNNPACK
+// (weights packed at compilation) when filter and bias are constants, else to a
 // channel-vectorized loop; quant8 uses the same loop shape in int32 with the filter's zero
 // point removed once, and requantizes exactly like the reference.
 #include <atomic>
 #include <memory>
 #include <mutex>
 
-#include "ops/operation.h"
+#include "cpu/kernel.h"
+#include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/conv_reference.h"
 #include "cpu/xnnpack_util.h"
-#include "ops/conv_util.h"
+#include "hal/log.h"
 
 namespace nn {
 namespace {
 
 using conv::Geometry;
 using conv::QuantParams;
+using conv::constantInput;
+using conv::isQuant;
 
 constexpr bool kDepthwise = true;
 
@@ -34,25 +37,13 @@ struct DepthwiseState : public OpState {
   XnnConvolution xnn;
 };
 
-using conv::constantInput;
-using conv::isQuant;
-
 XnnConvConfig xnnConfig(const Geometry& g) {
   return conv::xnnConvConfig(g, g.inC, 1, static_cast<size_t>(g.p.depthMultiplier),
                              /*depthwise=*/true);
 }
 
-Status validate(ValidationContext& c) { return conv::validateConv(c, kDepthwise); }
-
 Status quantParamsFor(OpContext& ctx, const Geometry& g, QuantParams* q) {
   return conv::quantParamsFor(ctx, g.p.activation, g.outC, q);
-}
-
-Status prepare(OpContext& ctx) {
-  Geometry g;
-  const Status s = conv::resolveGeometry(ctx, kDepthwise, &g);
-  if (s != kOk) return s;
-  return conv::finishPrepare(ctx, g);
 }
 
 void packQuantFilter(OpContext& ctx, const Geometry& g, conv::PackedDepthwiseFilter* out) {
@@ -61,8 +52,9 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, conv::PackedDepthwiseFil
   conv::packDepthwiseFilter(ctx.inputData(1), f.type, zero, g.filterH * g.filterW, g.outC, out);
 }
 
+// ---- fast device -------------------------------------------------------------------------
+
 Status init(OpContext& ctx) {
-  if (ctx.useReferenceKernels()) return kOk;
   if (!ctx.inputSlot(0).shapeKnown || !ctx.inputSlot(1).shapeKnown) return kOk;
   Geometry g;
   if (conv::resolveGeometry(ctx, kDepthwise, &g) != kOk) return kOk;
@@ -98,10 +90,6 @@ Status executeFloat32(OpContext& ctx, const Geometry& g, DepthwiseState* st, con
                       float* out) {
   const float* filter = ctx.input<float>(1);
   const float* bias = ctx.input<float>(2);
-  if (ctx.useReferenceKernels()) {
-    conv::refDepthwiseFloat(g, in, filter, bias, out);
-    return kOk;
-  }
   if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
     std::lock_guard<std::mutex> lock(st->xnnMutex);
     const XnnConvConfig want = xnnConfig(g);
@@ -117,6 +105,14 @@ Status executeFloat32(OpContext& ctx, const Geometry& g, DepthwiseState* st, con
   return kOk;
 }
 
+// The float16 filter widened to float32: from the state when it was constant, else into *local.
+const float* widenedFilter(OpContext& ctx, const DepthwiseState* st, std::vector<float>* local) {
+  if (st != nullptr && !st->floatFilter.empty()) return st->floatFilter.data();
+  local->resize(ctx.inputShape(1).count());
+  conv::halfToFloat(ctx.input<Half>(1), local->data(), local->size());
+  return local->data();
+}
+
 Status executeFloat16(OpContext& ctx, const Geometry& g, DepthwiseState* st, const Half* in,
                       Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
@@ -124,19 +120,8 @@ Status executeFloat16(OpContext& ctx, const Geometry& g, DepthwiseState* st, con
   std::vector<float> input(inCount), output(outCount), bias(g.outC), localFilter;
   conv::halfToFloat(in, input.data(), inCount);
   conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
-  const float* filter = nullptr;
-  if (st != nullptr && !st->floatFilter.empty()) {
-    filter = st->floatFilter.data();
-  } else {
-    localFilter.resize(ctx.inputShape(1).count());
-    conv::halfToFloat(ctx.input<Half>(1), localFilter.data(), localFilter.size());
-    filter = localFilter.data();
-  }
-  if (ctx.useReferenceKernels())
-    conv::refDepthwiseFloat(g, input.data(), filter, bias.data(), output.data());
-  else
-    conv::fastDepthwiseFloat(g, input.data(), filter, bias.data(), output.data(),
-                             ctx.threadPool());
+  const float* filter = widenedFilter(ctx, st, &localFilter);
+  conv::fastDepthwiseFloat(g, input.data(), filter, bias.data(), output.data(), ctx.threadPool());
   conv::floatToHalf(output.data(), out, outCount);
   return kOk;
 }
@@ -148,22 +133,6 @@ Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const
   NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
                                              st != nullptr && st->quantReady ? &st->quant : nullptr,
                                              &local, &q));
-  const OperandType type = ctx.inputType(0);
-  const OperandType filterType = ctx.inputType(1);
-  const int32_t* bias = ctx.input<int32_t>(2);
-  if (ctx.useReferenceKernels()) {
-    if (type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
-      conv::refDepthwiseQuant(g, *q, static_cast<const int8_t*>(in), ctx.input<int8_t>(1), bias,
-                              static_cast<int8_t*>(out));
-    } else if (filterType == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-      conv::refDepthwiseQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<int8_t>(1), bias,
-                              static_cast<uint8_t*>(out));
-    } else {
-      conv::refDepthwiseQuant(g, *q, static_cast<const uint8_t*>(in), ctx.input<uint8_t>(1),
-                              bias, static_cast<uint8_t*>(out));
-    }
-    return kOk;
-  }
   conv::PackedDepthwiseFilter localFilter;
   const conv::PackedDepthwiseFilter* filter = &localFilter;
   if (st != nullptr && st->haveQuantFilter) {
@@ -171,8 +140,8 @@ Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const
   } else {
     packQuantFilter(ctx, g, &localFilter);
   }
-  conv::fastDepthwiseQuant(g, *q, type == OperandType::TENSOR_QUANT8_ASYMM_SIGNED, in, *filter,
-                           bias, out, ctx.threadPool());
+  conv::fastDepthwiseQuant(g, *q, ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
+                           in, *filter, ctx.input<int32_t>(2), out, ctx.threadPool());
   return kOk;
 }
 
@@ -184,8 +153,55 @@ Status execute(OpContext& ctx) {
   return conv::executeByType(ctx, g, g, st, executeFloat32, executeFloat16, executeQuant);
 }
 
+// ---- reference device --------------------------------------------------------------------
+
+Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, const float* in,
+                        float* out) {
+  conv::refDepthwiseFloat(g, in, ctx.input<float>(1), ctx.input<float>(2), out);
+  return kOk;
+}
+
+Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, const Half* in,
+                        Half* out) {
+  const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+  std::vector<float> input(inCount), output(outCount), bias(g.outC), filter;
+  conv::halfToFloat(in, input.data(), inCount);
+  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
+  conv::refDepthwiseFloat(g, input.data(), widenedFilter(ctx, nullptr, &filter), bias.data(),
+                          output.data());
+  conv::floatToHalf(output.data(), out, outCount);
+  return kOk;
+}
+
+Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, const void* in, void* out) {
+  QuantParams q;
+  NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
+  const int32_t* bias = ctx.input<int32_t>(2);
+  if (ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED) {
+    conv::refDepthwiseQuant(g, q, static_cast<const int8_t*>(in), ctx.input<int8_t>(1), bias,
+                            static_cast<int8_t*>(out));
+  } else if (ctx.inputType(1) == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+    conv::refDepthwiseQuant(g, q, static_cast<const uint8_t*>(in), ctx.input<int8_t>(1), bias,
+                            static_cast<uint8_t*>(out));
+  } else {
+    conv::refDepthwiseQuant(g, q, static_cast<const uint8_t*>(in), ctx.input<uint8_t>(1), bias,
+                            static_cast<uint8_t*>(out));
+  }
+  return kOk;
+}
+
+Status executeReference(OpContext& ctx) {
+  Geometry g;
+  NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
+  if (ctx.outputShape(0).count() == 0) return kOk;
+  const void* none = nullptr;
+  return conv::executeByType(ctx, g, g, none, referenceFloat32, referenceFloat16,
+                             referenceQuant);
+}
+
 }  // namespace
 
-NN_REGISTER_OPERATION_WITH_INIT(DEPTHWISE_CONV_2D, validate, prepare, execute, init);
+NN_DEFINE_CPU_KERNEL_FULL(DEPTHWISE_CONV_2D, execute, executeReference, init, nullptr);
 
 }  // namespace nn
