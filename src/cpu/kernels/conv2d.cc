@@ -4,9 +4,8 @@
 // with weights packed once at compilation when filter and bias are constants, and to our
 // packed GEMM when they are not (or XNNPACK is absent). Quant8 always uses our int8 GEMM whose
 // requantization is bit-exact with the reference.
-#include <atomic>
 #include <memory>
-#include <mutex>
+#include <string>
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/conv_common.h"
@@ -25,19 +24,24 @@ using conv::isQuant;
 
 constexpr bool kDepthwise = false;
 
+// Built by init, read-only while executing.
 struct ConvState : public OpState {
   QuantParams quant;
   bool quantReady = false;
   conv::PackedQuantWeights quantWeights;  // constant quant8 filter
   bool haveQuantWeights = false;
-  conv::PackedFloatWeights floatWeights;  // constant float16 filter, or float32 when XNNPACK can't
+  conv::PackedFloatWeights floatWeights;  // constant float16 filter, or float32 without XNNPACK
   bool haveFloatWeights = false;
-  // XNNPACK (float32 with constant filter and bias). Recreated only if the padding changes
-  // (implicit padding with an input whose size is only known at execution).
-  std::mutex xnnMutex;
-  bool xnnEligible = false;
-  std::atomic<bool> xnnFailed{false};  // read outside the mutex
+  // float32 with constant filter and bias, and XNNPACK takes the configuration: each execution
+  // creates its operator (packing the weights) on its first computation.
+  bool useXnnpack = false;
+};
+
+// One execution's XNNPACK operator, recreated only if the padding changes (implicit padding
+// with an input whose size is only known at execution).
+struct Conv2dScratch : public conv::ConvScratch {
   XnnConvolution xnn;
+  bool xnnFailed = false;  // this execution falls back to the portable kernel
 };
 
 XnnConvConfig xnnConfig(const Geometry& g) {
@@ -85,17 +89,10 @@ Status init(OpContext& ctx) {
       packQuantFilter(ctx, g, &st->quantWeights);
       st->haveQuantWeights = true;
     }
-  } else if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst &&
-             xnnpackAvailable()) {
-    st->xnnEligible = true;
-    std::string error;
-    if (!st->xnn.create(xnnConfig(g), ctx.input<float>(1), ctx.input<float>(2), &error)) {
-      logInfo("CONV_2D: XNNPACK rejected the operator (%s); using the portable kernel",
-                  error.c_str());
-      st->xnnFailed = true;
-    }
+  } else if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst) {
+    st->useXnnpack = xnnConvolutionSupported(xnnConfig(g));
   }
-  if (!isQuant(type) && filterConst && !(st->xnnEligible && !st->xnnFailed)) {
+  if (!isQuant(type) && filterConst && !st->useXnnpack) {
     packFloatFilter(ctx, g, &st->floatWeights);
     st->haveFloatWeights = true;
   }
@@ -103,52 +100,54 @@ Status init(OpContext& ctx) {
   return kOk;
 }
 
-Status executeFloat32(OpContext& ctx, const Geometry& g, ConvState* st, const float* in,
-                      float* out) {
-  const float* filter = ctx.input<float>(1);
-  const float* bias = ctx.input<float>(2);
-  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
-    std::lock_guard<std::mutex> lock(st->xnnMutex);
-    const XnnConvConfig want = xnnConfig(g);
-    std::string error;
-    bool ok = st->xnn.valid() && sameConfig(st->xnn.config(), want);
-    if (!ok) ok = st->xnn.create(want, filter, bias, &error);
-    if (ok && st->xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), &error))
-      return kOk;
-    logInfo("CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
-    st->xnnFailed = true;
+// False (after logging why) when this execution's operator cannot be created or run.
+bool runXnnpack(OpContext& ctx, const Geometry& g, Conv2dScratch& sc, const float* in, float* out) {
+  const XnnConvConfig want = xnnConfig(g);
+  std::string error;
+  bool ok = sc.xnn.valid() && sameConfig(sc.xnn.config(), want);
+  if (!ok) ok = sc.xnn.create(want, ctx.input<float>(1), ctx.input<float>(2), &error);
+  if (ok && sc.xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), &error)) return true;
+  logInfo("CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+  return false;
+}
+
+Status executeFloat32(OpContext& ctx, const Geometry& g, const ConvState* st, Conv2dScratch& sc,
+                      const float* in, float* out) {
+  if (st != nullptr && st->useXnnpack && !sc.xnnFailed) {
+    if (runXnnpack(ctx, g, sc, in, out)) return kOk;
+    sc.xnnFailed = true;
   }
+  const float* bias = ctx.input<float>(2);
   if (st != nullptr && st->haveFloatWeights) {
-    conv::fastConvFloat(g, in, st->floatWeights, bias, out, ctx.threadPool());
+    conv::fastConvFloat(g, in, st->floatWeights, bias, out, ctx.threadPool(), sc.kernel);
     return kOk;
   }
   conv::PackedFloatWeights w;
   packFloatFilter(ctx, g, &w);
-  conv::fastConvFloat(g, in, w, bias, out, ctx.threadPool());
+  conv::fastConvFloat(g, in, w, bias, out, ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
-Status executeFloat16(OpContext& ctx, const Geometry& g, ConvState* st, const Half* in,
-                      Half* out) {
+Status executeFloat16(OpContext& ctx, const Geometry& g, const ConvState* st, Conv2dScratch& sc,
+                      const Half* in, Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC);
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
-  if (st != nullptr && st->haveFloatWeights) {
-    conv::fastConvFloat(g, input.data(), st->floatWeights, bias.data(), output.data(),
-                        ctx.threadPool());
-  } else {
-    conv::PackedFloatWeights w;
-    packFloatFilter(ctx, g, &w);
-    conv::fastConvFloat(g, input.data(), w, bias.data(), output.data(), ctx.threadPool());
-  }
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* bias = conv::widenInput(ctx, 2, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    if (st != nullptr && st->haveFloatWeights) {
+      conv::fastConvFloat(g, input, st->floatWeights, bias, output, ctx.threadPool(), sc.kernel);
+    } else {
+      conv::PackedFloatWeights w;
+      packFloatFilter(ctx, g, &w);
+      conv::fastConvFloat(g, input, w, bias, output, ctx.threadPool(), sc.kernel);
+    }
+    return kOk;
+  });
 }
 
-Status executeQuant(OpContext& ctx, const Geometry& g, ConvState* st, const void* in,
-                    void* out) {
+Status executeQuant(OpContext& ctx, const Geometry& g, const ConvState* st, Conv2dScratch& sc,
+                    const void* in, void* out) {
   QuantParams local;
   const QuantParams* q = nullptr;
   NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
@@ -157,12 +156,13 @@ Status executeQuant(OpContext& ctx, const Geometry& g, ConvState* st, const void
   const bool signedData = ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   const int32_t* bias = ctx.input<int32_t>(2);
   if (st != nullptr && st->haveQuantWeights) {
-    conv::fastConvQuant(g, *q, signedData, in, st->quantWeights, bias, out, ctx.threadPool());
+    conv::fastConvQuant(g, *q, signedData, in, st->quantWeights, bias, out, ctx.threadPool(),
+                        sc.kernel);
     return kOk;
   }
   conv::PackedQuantWeights w;
   packQuantFilter(ctx, g, &w);
-  conv::fastConvQuant(g, *q, signedData, in, w, bias, out, ctx.threadPool());
+  conv::fastConvQuant(g, *q, signedData, in, w, bias, out, ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
@@ -170,33 +170,35 @@ Status execute(OpContext& ctx) {
   Geometry g;
   NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
-  ConvState* st = static_cast<ConvState*>(ctx.state());
-  return conv::executeByType(ctx, g, g, st, executeFloat32, executeFloat16, executeQuant);
+  const ConvState* st = static_cast<const ConvState*>(ctx.state());
+  Conv2dScratch fallback;
+  return conv::executeByType(ctx, g, g, st, conv::scratchOr(ctx, fallback), executeFloat32,
+                             executeFloat16, executeQuant);
 }
 
 // ---- reference device --------------------------------------------------------------------
 
-Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, const float* in,
-                        float* out) {
+Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch&,
+                        const float* in, float* out) {
   conv::refConvFloat(g, in, ctx.input<float>(1), ctx.input<float>(2), out);
   return kOk;
 }
 
-Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, const Half* in,
-                        Half* out) {
+Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch& sc,
+                        const Half* in, Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC);
-  std::vector<float> filter(ctx.inputShape(1).count());
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
-  conv::halfToFloat(ctx.input<Half>(1), filter.data(), filter.size());
-  conv::refConvFloat(g, input.data(), filter.data(), bias.data(), output.data());
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* filter = conv::widenInput(ctx, 1, sc.wideFilter);
+  const float* bias = conv::widenInput(ctx, 2, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    conv::refConvFloat(g, input, filter, bias, output);
+    return kOk;
+  });
 }
 
-Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, const void* in, void* out) {
+Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch&,
+                      const void* in, void* out) {
   QuantParams q;
   NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
   const int32_t* bias = ctx.input<int32_t>(2);
@@ -218,8 +220,9 @@ Status executeReference(OpContext& ctx) {
   NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
   const void* none = nullptr;
-  return conv::executeByType(ctx, g, g, none, referenceFloat32, referenceFloat16,
-                             referenceQuant);
+  conv::ConvScratch fallback;
+  return conv::executeByType(ctx, g, g, none, conv::scratchOr(ctx, fallback), referenceFloat32,
+                             referenceFloat16, referenceQuant);
 }
 
 }  // namespace

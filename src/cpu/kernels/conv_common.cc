@@ -1,5 +1,6 @@
 #include "cpu/kernels/conv_common.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace nn {
@@ -64,13 +65,6 @@ void transposeBytes(const void* in, void* out, uint32_t n, uint32_t a, uint32_t 
 }
 }  // namespace
 
-uint8_t* layoutScratch(int slot, size_t bytes) {
-  thread_local std::vector<uint8_t> buffers[2];
-  std::vector<uint8_t>& b = buffers[slot];
-  if (b.size() < bytes) b.resize(bytes);
-  return b.data();
-}
-
 void nchwToNhwc(const void* in, void* out, uint32_t n, uint32_t c, uint32_t h, uint32_t w,
                 uint32_t elemSize) {
   transposeBytes(in, out, n, c, h * w, elemSize);
@@ -85,6 +79,23 @@ void halfToFloat(const Half* in, float* out, size_t n) {
 }
 void floatToHalf(const float* in, Half* out, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<Half>(in[i]);
+}
+
+const float* widenInput(const OpContext& ctx, uint32_t i, ScratchBuffer& buffer) {
+  const size_t n = ctx.inputShape(i).count();
+  float* out = buffer.get<float>(n);
+  halfToFloat(ctx.input<Half>(i), out, n);
+  return out;
+}
+
+size_t slotCount(const ThreadPool* pool, size_t n, size_t bytesPerSlot) {
+  // Bounds the scratch of one kernel call on machines with many threads and large rows.
+  constexpr size_t kSlotBudgetBytes = size_t{16} << 20;
+  const size_t threads = pool != nullptr ? static_cast<size_t>(pool->numThreads()) : 1;
+  if (threads <= 1 || n <= 1) return 1;
+  size_t slots = std::min(n, threads * 4);
+  const size_t affordable = std::max(threads, kSlotBudgetBytes / std::max<size_t>(bytesPerSlot, 1));
+  return std::max<size_t>(1, std::min(slots, affordable));
 }
 
 }  // namespace conv

@@ -1,7 +1,11 @@
-// CPU-side pieces shared by the convolution family's kernels: operand helpers, NCHW<->NHWC
-// copies, the per-type dispatch, float16 widening and the XNNPACK configuration of a
-// geometry. What the operations *are* (signatures, geometry, quantization parameters) is in
-// spec/ops/conv.h.
+// CPU-side pieces shared by the convolution family's kernels: operand helpers, per-execution
+// scratch, NCHW<->NHWC copies, the per-type dispatch, float16 widening and the XNNPACK
+// configuration of a geometry. What the operations *are* (signatures, geometry, quantization
+// parameters) is in spec/ops/conv.h.
+//
+// Prepared state (OpState, built by init) is read-only during execution; everything a
+// computation writes lives in the execution's scratch (a ConvScratch subclass per operation),
+// so concurrent executions of one compilation share nothing mutable.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,82 @@ inline int32_t tapPos(uint32_t o, uint32_t k, int32_t stride, int32_t pad, int32
   return pos >= 0 && pos < size ? static_cast<int32_t>(pos) : -1;
 }
 
+// ---- per-execution scratch ----------------------------------------------------------------
+
+// A grow-only buffer: steady-state computations of an execution reuse it without allocating.
+class ScratchBuffer {
+ public:
+  // At least `count` elements of T (16-byte aligned; contents unspecified).
+  template <typename T>
+  T* get(size_t count) {
+    const size_t bytes = count * sizeof(T);
+    if (data_.size() < bytes) data_.resize(bytes);
+    return reinterpret_cast<T*>(data_.data());
+  }
+
+ private:
+  std::vector<uint8_t> data_;
+};
+
+// Per-slot regions of one buffer for the threads of a parallel kernel (see runSlots): slot s
+// owns [s * stride, (s + 1) * stride). Sized before the parallel region, only read after.
+class SlotBuffer {
+ public:
+  void reserve(size_t slots, size_t bytesPerSlot) {
+    stride_ = (bytesPerSlot + 63) / 64 * 64;
+    base_ = buffer_.get<uint8_t>(slots * stride_ + 64);
+    base_ += (64 - reinterpret_cast<uintptr_t>(base_) % 64) % 64;
+  }
+  template <typename T>
+  T* slot(size_t s) const {
+    return reinterpret_cast<T*>(base_ + s * stride_);
+  }
+
+ private:
+  ScratchBuffer buffer_;
+  uint8_t* base_ = nullptr;
+  size_t stride_ = 0;
+};
+
+// What the fast kernels (conv_fast.h) write besides their output.
+struct KernelScratch {
+  SlotBuffer slots;       // per-thread rows, accumulators
+  ScratchBuffer columns;  // per-column terms of the GEMMs
+};
+
+// What every convolution-family kernel writes during a computation.
+struct ConvScratch : public OpScratch {
+  ScratchBuffer nhwcInput, nhwcOutput;  // NCHW operands transposed to NHWC
+  ScratchBuffer wideInput, wideOutput, wideBias, wideFilter;  // float16 widened to float32
+  KernelScratch kernel;
+};
+
+// This execution's scratch of type T, or `fallback` when the executor provides none.
+template <typename T>
+T& scratchOr(const OpContext& ctx, T& fallback) {
+  T* s = ctx.scratchAs<T>();
+  return s != nullptr ? *s : fallback;
+}
+
+// Splits [0, n) into `slots` contiguous ranges and runs fn(begin, end, slot) for each, in
+// parallel on the pool. One thread runs a slot from start to end, so a slot's scratch region
+// is never shared. Templated on the callable: nothing is allocated per call.
+template <typename Fn>
+void runSlots(ThreadPool* pool, size_t n, size_t slots, const Fn& fn) {
+  if (n == 0) return;
+  if (pool == nullptr || slots <= 1) {
+    fn(size_t{0}, n, size_t{0});
+    return;
+  }
+  pool->parallelFor(slots, 1, [&](size_t first, size_t last) {
+    for (size_t s = first; s < last; ++s) fn(n * s / slots, n * (s + 1) / slots, s);
+  });
+}
+
+// How many slots to split n items into: a few per thread (uneven work balances), fewer when
+// each slot needs much scratch (`bytesPerSlot`), never more than n.
+size_t slotCount(const ThreadPool* pool, size_t n, size_t bytesPerSlot);
+
 // ---- layout ------------------------------------------------------------------------------
 
 // [N,C,H,W] <-> [N,H,W,C] for elements of `elemSize` bytes.
@@ -46,18 +126,14 @@ void nchwToNhwc(const void* in, void* out, uint32_t n, uint32_t c, uint32_t h, u
 void nhwcToNchw(const void* in, void* out, uint32_t n, uint32_t h, uint32_t w, uint32_t c,
                 uint32_t elemSize);
 
-// Grow-only per-thread scratch for the layout copies: steady-state executions reuse it
-// instead of allocating. Slot 0 holds the NHWC input, slot 1 the NHWC output.
-uint8_t* layoutScratch(int slot, size_t bytes);
-
 // Calls fn(const void* input, void* output) -> Status with NHWC buffers: the operands
-// themselves for NHWC, transposed copies when the layout flag selects NCHW.
+// themselves for NHWC, transposed copies (in `scratch`) when the layout flag selects NCHW.
 template <typename Fn>
-Status withNhwcBuffers(OpContext& ctx, const Geometry& g, const Fn& fn) {
+Status withNhwcBuffers(OpContext& ctx, const Geometry& g, ConvScratch& scratch, const Fn& fn) {
   if (!g.p.nchw) return fn(ctx.inputData(0), ctx.outputData(0));
   const uint32_t es = elementSize(ctx.inputType(0));
-  uint8_t* in = layoutScratch(0, ctx.inputShape(0).bytes());
-  uint8_t* out = layoutScratch(1, ctx.outputShape(0).bytes());
+  uint8_t* in = scratch.nhwcInput.get<uint8_t>(ctx.inputShape(0).bytes());
+  uint8_t* out = scratch.nhwcOutput.get<uint8_t>(ctx.outputShape(0).bytes());
   nchwToNhwc(ctx.inputData(0), in, g.batches, g.inC, g.inH, g.inW, es);
   NN_RETURN_IF_ERROR(fn(static_cast<const void*>(in), static_cast<void*>(out)));
   nhwcToNchw(out, ctx.outputData(0), g.batches, g.outH, g.outW, g.outC, es);
@@ -66,41 +142,50 @@ Status withNhwcBuffers(OpContext& ctx, const Geometry& g, const Fn& fn) {
 
 // Runs the kernel matching the input type on NHWC views of input 0 / output 0. Every
 // convolution-family operation has one float32, one float16 and one 8-bit quantized kernel
-// with this shape; `Geo` is the op's geometry, `State` its per-operation state.
-template <typename Geo, typename State>
-Status executeByType(OpContext& ctx, const Geometry& layout, const Geo& geo, State* st,
-                     Status (*f32)(OpContext&, const Geo&, State*, const float*, float*),
-                     Status (*f16)(OpContext&, const Geo&, State*, const Half*, Half*),
-                     Status (*quant)(OpContext&, const Geo&, State*, const void*, void*)) {
-  return withNhwcBuffers(ctx, layout, [&](const void* in, void* out) -> Status {
+// with this shape; `Geo` is the op's geometry, `State` its prepared state (read-only; void
+// for the reference kernels), `Scratch` its per-execution scratch.
+template <typename Geo, typename State, typename Scratch>
+Status executeByType(OpContext& ctx, const Geometry& layout, const Geo& geo, const State* st,
+                     Scratch& sc,
+                     Status (*f32)(OpContext&, const Geo&, const State*, Scratch&, const float*,
+                                   float*),
+                     Status (*f16)(OpContext&, const Geo&, const State*, Scratch&, const Half*,
+                                   Half*),
+                     Status (*quant)(OpContext&, const Geo&, const State*, Scratch&,
+                                     const void*, void*)) {
+  return withNhwcBuffers(ctx, layout, sc, [&](const void* in, void* out) -> Status {
     switch (ctx.inputType(0)) {
       case OperandType::TENSOR_FLOAT32:
-        return f32(ctx, geo, st, static_cast<const float*>(in), static_cast<float*>(out));
+        return f32(ctx, geo, st, sc, static_cast<const float*>(in), static_cast<float*>(out));
       case OperandType::TENSOR_FLOAT16:
-        return f16(ctx, geo, st, static_cast<const Half*>(in), static_cast<Half*>(out));
+        return f16(ctx, geo, st, sc, static_cast<const Half*>(in), static_cast<Half*>(out));
       case OperandType::TENSOR_QUANT8_ASYMM:
       case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-        return quant(ctx, geo, st, in, out);
+        return quant(ctx, geo, st, sc, in, out);
       default:
         return ctx.fail("unsupported input type %s", toString(ctx.inputType(0)));
     }
   });
 }
 
-// Runs fn(begin, end) over [0, n) on the pool (or inline without one). Templated on the
-// callable and forwarded as a non-owning reference: nothing is allocated per call.
-template <typename Fn>
-void runParallel(ThreadPool* pool, size_t n, const Fn& fn) {
-  if (n == 0) return;
-  if (pool != nullptr && n > 1) {
-    pool->parallelFor(n, 1, fn);
-  } else {
-    fn(0, n);
-  }
-}
-
 void halfToFloat(const Half* in, float* out, size_t n);
 void floatToHalf(const float* in, Half* out, size_t n);
+
+// Runs fn(input, output) on float32 copies of a float16 convolution's NHWC input and output
+// (the copies live in `sc`); `count` elements in, `outCount` out.
+template <typename Fn>
+Status withWidenedBuffers(const Half* in, size_t inCount, Half* out, size_t outCount,
+                          ConvScratch& sc, const Fn& fn) {
+  float* input = sc.wideInput.get<float>(inCount);
+  float* output = sc.wideOutput.get<float>(outCount);
+  halfToFloat(in, input, inCount);
+  NN_RETURN_IF_ERROR(fn(static_cast<const float*>(input), output));
+  floatToHalf(output, out, outCount);
+  return kOk;
+}
+
+// Input `i` (float16) widened into `buffer`.
+const float* widenInput(const OpContext& ctx, uint32_t i, ScratchBuffer& buffer);
 
 // ---- requantization ----------------------------------------------------------------------
 

@@ -36,13 +36,8 @@ constexpr uint32_t kMaxMR = 6;   // rows per micro-kernel call
 constexpr uint32_t kRowBlock = 48;     // rows per parallel task (multiple of kMaxMR)
 constexpr uint32_t kColBlockTiles = 8; // column tiles per parallel task
 
-// Per-thread scratch reused across executions. Callers take .data() once: every access to
-// a thread_local object goes through the TLS wrapper.
-template <typename T>
-T* scratchBuffer(std::vector<T>& buffer, size_t count) {
-  if (buffer.size() < count) buffer.resize(count);
-  return buffer.data();
-}
+// Bytes rounded up to whole cache lines, so the buffers carved out of one slot stay aligned.
+inline size_t lines(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
 inline uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
@@ -104,20 +99,22 @@ void floatMicroDispatch(uint32_t mr, const float* const* rows, const float* tile
 // output[m][n] = clamp(bias[n] + sum_k row(m)[k] * W[n][k]).
 template <typename RowFn>
 void floatGemm(uint32_t m, const PackedFloatWeights& w, const float* bias, int32_t activation,
-               const RowFn& rowFn, float* output, ThreadPool* pool) {
+               const RowFn& rowFn, float* output, ThreadPool* pool, KernelScratch& ks) {
   const uint32_t n = w.n, k = w.k;
   const uint32_t tiles = ceilDiv(n, kTileN);
-  thread_local std::vector<float> biasBuffer;
-  float* biasPadded = scratchBuffer(biasBuffer, static_cast<size_t>(tiles) * kTileN);
+  float* biasPadded = ks.columns.get<float>(static_cast<size_t>(tiles) * kTileN);
   std::fill(biasPadded, biasPadded + static_cast<size_t>(tiles) * kTileN, 0.f);
   if (bias) std::copy(bias, bias + n, biasPadded);
   float lo, hi;
   activationRangeFloat(activation, &lo, &hi);
   const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
   const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
-  runParallel(pool, static_cast<size_t>(rowBlocks) * colBlocks, [&](size_t begin, size_t end) {
-    thread_local std::vector<float> panelBuffer;
-    float* panel = scratchBuffer(panelBuffer, static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k, 1));
+  const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
+  const size_t panelBytes = sizeof(float) * kRowBlock * std::max<uint32_t>(k, 1);
+  const size_t slots = slotCount(pool, tasks, panelBytes);
+  ks.slots.reserve(slots, panelBytes);
+  runSlots(pool, tasks, slots, [&](size_t begin, size_t end, size_t slot) {
+    float* panel = ks.slots.slot<float>(slot);
     const float* rowPtr[kRowBlock];
     float acc[kMaxMR * kTileN];
     for (size_t task = begin; task < end; ++task) {
@@ -276,21 +273,23 @@ void requantizeRow(const int32_t* acc, const int32_t* columnOffset, int32_t rowO
 template <typename TOut, typename RowFn>
 void quantGemm(uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
                int32_t inputZeroPrime, const int32_t* bias, const RowFn& rowFn,
-               TOut* output, ThreadPool* pool) {
+               TOut* output, ThreadPool* pool, KernelScratch& ks) {
   const uint32_t n = w.n, k = w.k, k4 = w.k4;
   const uint32_t tiles = ceilDiv(n, kTileN);
   const int32_t zwp = w.zeroPointPrime;
-  thread_local std::vector<int32_t> columnOffsetBuffer;
-  int32_t* columnOffset = scratchBuffer(columnOffsetBuffer, n);
+  int32_t* columnOffset = ks.columns.get<int32_t>(n);
   const int32_t constant = wrapMul(wrapMul(static_cast<int32_t>(k), inputZeroPrime), zwp);
   for (uint32_t c = 0; c < n; ++c)
     columnOffset[c] = wrapAdd(wrapAdd(bias ? bias[c] : 0, -wrapMul(inputZeroPrime, w.columnSums[c])),
                               constant);
   const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
   const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
-  runParallel(pool, static_cast<size_t>(rowBlocks) * colBlocks, [&](size_t begin, size_t end) {
-    thread_local std::vector<uint8_t> panelBuffer;
-    uint8_t* panel = scratchBuffer(panelBuffer, static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k4, 4));
+  const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
+  const size_t panelBytes = static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k4, 4);
+  const size_t slots = slotCount(pool, tasks, panelBytes);
+  ks.slots.reserve(slots, panelBytes);
+  runSlots(pool, tasks, slots, [&](size_t begin, size_t end, size_t slot) {
+    uint8_t* panel = ks.slots.slot<uint8_t>(slot);
     const uint8_t* rowPtr[kRowBlock];
     int32_t rowOffset[kRowBlock];
     alignas(64) int32_t acc[kMaxMR * kTileN];
@@ -382,7 +381,7 @@ void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoin
 }
 
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
-                   const float* bias, float* output, ThreadPool* pool) {
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
   const uint32_t m = g.batches * g.outH * g.outW;
   const Params& p = g.p;
   const bool direct = g.filterH == 1 && g.filterW == 1 && p.padLeft == 0 && p.padTop == 0 &&
@@ -405,12 +404,12 @@ void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeigh
     }
     return scratch;
   };
-  floatGemm(m, w, bias, p.activation, rowFn, output, pool);
+  floatGemm(m, w, bias, p.activation, rowFn, output, pool, ks);
 }
 
 void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, const void* input,
                    const PackedQuantWeights& w, const int32_t* bias, void* output,
-                   ThreadPool* pool) {
+                   ThreadPool* pool, KernelScratch& ks) {
   const uint32_t m = g.batches * g.outH * g.outW;
   const uint32_t k = w.k, k4 = w.k4;
   const Params& p = g.p;
@@ -443,24 +442,24 @@ void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, con
     return scratch;
   };
   if (signedData)
-    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool);
+    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool, ks);
   else
-    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool);
+    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool, ks);
 }
 
 void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* input,
                              const PackedFloatWeights& w, const float* bias, float* output,
-                             ThreadPool* pool) {
+                             ThreadPool* pool, KernelScratch& ks) {
   const uint32_t k = w.k;
   auto rowFn = [&](uint32_t row, float*) -> const float* {
     return input + static_cast<size_t>(row) * k;
   };
-  floatGemm(batches, w, bias, activation, rowFn, output, pool);
+  floatGemm(batches, w, bias, activation, rowFn, output, pool, ks);
 }
 
 void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signedData,
                              const void* input, const PackedQuantWeights& w,
-                             const int32_t* bias, void* output, ThreadPool* pool) {
+                             const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks) {
   const uint32_t k = w.k, k4 = w.k4;
   const uint8_t* in = static_cast<const uint8_t*>(input);
   const bool direct = !signedData && k == k4;
@@ -477,22 +476,24 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
     return scratch;
   };
   if (signedData)
-    quantGemm(batches, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool);
+    quantGemm(batches, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool, ks);
   else
-    quantGemm(batches, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool);
+    quantGemm(batches, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool, ks);
 }
 
 // ---- depthwise ----------------------------------------------------------------------------
 
 void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
-                        const float* bias, float* output, ThreadPool* pool) {
-  runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
+                        const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
+  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
+  const size_t slots = slotCount(pool, rows, sizeof(float) * g.outC);
+  ks.slots.reserve(slots, sizeof(float) * g.outC);
+  runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
     const uint32_t C = g.outC, inC = g.inC, outH = g.outH, outW = g.outW;
     const uint32_t mult = static_cast<uint32_t>(g.p.depthMultiplier);
     float lo, hi;
     activationRangeFloat(g.p.activation, &lo, &hi);
-    thread_local std::vector<float> accBuffer;
-    float* __restrict a = scratchBuffer(accBuffer, C);
+    float* __restrict a = ks.slots.slot<float>(slot);
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
       for (uint32_t ow = 0; ow < outW; ++ow) {
@@ -551,25 +552,29 @@ void interleaveDepthwise(PackedDepthwiseFilter* f) {
 template <typename T>
 void depthwiseQuantPairwise(const Geometry& g, const QuantParams& q, const T* input,
                             const PackedDepthwiseFilter& filter, const int32_t* bias, T* output,
-                            ThreadPool* pool) {
-  runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
+                            ThreadPool* pool, KernelScratch& ks) {
+  const uint32_t taps = g.filterH * g.filterW, pairs = (taps + 1) / 2;
+  // Per slot: accumulators, a row of zero points, tap and row pointers.
+  const size_t accBytes = lines(sizeof(int32_t) * g.outC), zeroBytes = lines(sizeof(T) * g.outC);
+  const size_t tapBytes = lines(sizeof(const T*) * pairs * 2);
+  const size_t slotBytes = accBytes + zeroBytes + tapBytes + sizeof(const T*) * g.filterH;
+  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
+  const size_t slots = slotCount(pool, rows, slotBytes);
+  ks.slots.reserve(slots, slotBytes);
+  runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
     const uint32_t C = g.outC, outH = g.outH, outW = g.outW;
-    const uint32_t taps = g.filterH * g.filterW, pairs = (taps + 1) / 2;
     const uint32_t blocks = ceilDiv(C, kDwBlock);
     const int32_t zin = q.inputZeroPoint;
-    thread_local std::vector<int32_t> accBuffer;
-    thread_local std::vector<T> zeroRowBuffer;
-    thread_local std::vector<const T*> tapBuffer;
-    int32_t* __restrict a = scratchBuffer(accBuffer, C);
-    T* zeroRow = scratchBuffer(zeroRowBuffer, C);
+    uint8_t* base = ks.slots.slot<uint8_t>(slot);
+    int32_t* __restrict a = reinterpret_cast<int32_t*>(base);
+    T* zeroRow = reinterpret_cast<T*>(base + accBytes);
     std::fill(zeroRow, zeroRow + C, static_cast<T>(zin));
-    const T** tapIn = scratchBuffer(tapBuffer, static_cast<size_t>(pairs) * 2);
+    const T** tapIn = reinterpret_cast<const T**>(base + accBytes + zeroBytes);
     const int16_t* weights = filter.interleaved.data();
     const __m512i vzin = _mm512_set1_epi16(static_cast<int16_t>(zin));
     const __m512i idx0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
     const __m512i idx1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    thread_local std::vector<const T*> rowBuffer;
-    const T** rowBase = scratchBuffer(rowBuffer, g.filterH);
+    const T** rowBase = reinterpret_cast<const T**>(base + accBytes + zeroBytes + tapBytes);
     const size_t pixelStride = g.inC;
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
@@ -626,16 +631,19 @@ void depthwiseQuantPairwise(const Geometry& g, const QuantParams& q, const T* in
 
 template <typename T>
 void depthwiseQuantImpl(const Geometry& g, const QuantParams& q, const T* input,
-                        const int16_t* filter, const int32_t* bias, T* output, ThreadPool* pool) {
-  runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
+                        const int16_t* filter, const int32_t* bias, T* output, ThreadPool* pool,
+                        KernelScratch& ks) {
+  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
+  const size_t slots = slotCount(pool, rows, sizeof(int32_t) * g.outC);
+  ks.slots.reserve(slots, sizeof(int32_t) * g.outC);
+  runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
     // Locals so the compiler knows nothing below aliases the loop bounds.
     const uint32_t C = g.outC, inC = g.inC, outH = g.outH, outW = g.outW;
     const uint32_t mult = static_cast<uint32_t>(g.p.depthMultiplier);
     const int32_t zin = q.inputZeroPoint;
     const int32_t* multiplier = q.multiplier.data();
     const int32_t* shift = q.shift.data();
-    thread_local std::vector<int32_t> accBuffer;
-    int32_t* __restrict a = scratchBuffer(accBuffer, C);
+    int32_t* __restrict a = ks.slots.slot<int32_t>(slot);
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
       for (uint32_t ow = 0; ow < outW; ++ow) {
@@ -678,15 +686,15 @@ void depthwiseQuantImpl(const Geometry& g, const QuantParams& q, const T* input,
 template <typename T>
 void depthwiseQuantDispatch(const Geometry& g, const QuantParams& q, const T* input,
                             const PackedDepthwiseFilter& filter, const int32_t* bias, T* output,
-                            ThreadPool* pool) {
+                            ThreadPool* pool, KernelScratch& ks) {
 #if NNAPI_CONV_AVX512
   if (g.p.depthMultiplier == 1 && !filter.interleaved.empty() &&
       filter.taps == g.filterH * g.filterW && filter.channels == g.outC) {
-    depthwiseQuantPairwise(g, q, input, filter, bias, output, pool);
+    depthwiseQuantPairwise(g, q, input, filter, bias, output, pool, ks);
     return;
   }
 #endif
-  depthwiseQuantImpl(g, q, input, filter.minusZero.data(), bias, output, pool);
+  depthwiseQuantImpl(g, q, input, filter.minusZero.data(), bias, output, pool, ks);
 }
 
 }  // namespace
@@ -713,13 +721,13 @@ void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint
 
 void fastDepthwiseQuant(const Geometry& g, const QuantParams& q, bool signedData,
                         const void* input, const PackedDepthwiseFilter& filter,
-                        const int32_t* bias, void* output, ThreadPool* pool) {
+                        const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks) {
   if (signedData)
     depthwiseQuantDispatch(g, q, static_cast<const int8_t*>(input), filter, bias,
-                           static_cast<int8_t*>(output), pool);
+                           static_cast<int8_t*>(output), pool, ks);
   else
     depthwiseQuantDispatch(g, q, static_cast<const uint8_t*>(input), filter, bias,
-                           static_cast<uint8_t*>(output), pool);
+                           static_cast<uint8_t*>(output), pool, ks);
 }
 
 }  // namespace conv

@@ -2,12 +2,14 @@
 // float16; float32 without constant weights or without XNNPACK): packed GEMMs (im2col rows
 // times weights repacked into column tiles) with an int8 dot-product micro-kernel whose
 // requantization is bit-exact with the reference, and channel-vectorized depthwise loops.
-// Inputs and outputs are NHWC.
+// Inputs and outputs are NHWC. `ks` is the calling execution's scratch; the kernels allocate
+// nothing once it has grown to the sizes they need.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "cpu/kernels/conv_common.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/conv.h"
 
@@ -35,12 +37,12 @@ void packQuantWeights(const void* w, bool unsignedSource, int32_t zeroPoint, uin
 
 // Convolution as im2col + GEMM (no copy for 1x1 stride-free cases). Input/output NHWC.
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
-                   const float* bias, float* output, ThreadPool* pool);
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, const void* input,
                    const PackedQuantWeights& w, const int32_t* bias, void* output,
-                   ThreadPool* pool);
+                   ThreadPool* pool, KernelScratch& ks);
 void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
-                        const float* bias, float* output, ThreadPool* pool);
+                        const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 // A quant8 depthwise filter prepared for fastDepthwiseQuant.
 struct PackedDepthwiseFilter {
   uint32_t taps = 0, channels = 0;
@@ -51,14 +53,14 @@ void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint
                          uint32_t channels, PackedDepthwiseFilter* out);
 void fastDepthwiseQuant(const Geometry& g, const QuantParams& q, bool signedData,
                         const void* input, const PackedDepthwiseFilter& filter,
-                        const int32_t* bias, void* output, ThreadPool* pool);
+                        const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks);
 
 void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* input,
                              const PackedFloatWeights& w, const float* bias, float* output,
-                             ThreadPool* pool);
+                             ThreadPool* pool, KernelScratch& ks);
 void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signedData,
                              const void* input, const PackedQuantWeights& w,
-                             const int32_t* bias, void* output, ThreadPool* pool);
+                             const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks);
 
 // True when this build has the AVX-512 VNNI micro-kernel.
 bool haveVnniKernel();

@@ -4,9 +4,9 @@
 // (weights packed at compilation) when filter and bias are constants, else to a
 // channel-vectorized loop; quant8 uses the same loop shape in int32 with the filter's zero
 // point removed once, and requantizes exactly like the reference.
-#include <atomic>
 #include <memory>
-#include <mutex>
+#include <string>
+#include <vector>
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/conv_common.h"
@@ -25,16 +25,21 @@ using conv::isQuant;
 
 constexpr bool kDepthwise = true;
 
+// Built by init, read-only while executing.
 struct DepthwiseState : public OpState {
   QuantParams quant;
   bool quantReady = false;
   conv::PackedDepthwiseFilter quantFilter;  // constant quant8 filter
   bool haveQuantFilter = false;
-  std::vector<float> floatFilter;        // constant float16 filter, widened
-  std::mutex xnnMutex;
-  bool xnnEligible = false;
-  std::atomic<bool> xnnFailed{false};  // read outside the mutex
+  std::vector<float> floatFilter;  // constant float16 filter, widened
+  // float32 with constant filter and bias, and XNNPACK takes the configuration: each execution
+  // creates its operator (packing the weights) on its first computation.
+  bool useXnnpack = false;
+};
+
+struct DepthwiseScratch : public conv::ConvScratch {
   XnnConvolution xnn;
+  bool xnnFailed = false;  // this execution falls back to the portable kernel
 };
 
 XnnConvConfig xnnConfig(const Geometry& g) {
@@ -73,61 +78,53 @@ Status init(OpContext& ctx) {
       st->floatFilter.resize(ctx.inputShape(1).count());
       conv::halfToFloat(ctx.input<Half>(1), st->floatFilter.data(), st->floatFilter.size());
     }
-  } else if (filterConst && biasConst && xnnpackAvailable()) {
-    st->xnnEligible = true;
-    std::string error;
-    if (!st->xnn.create(xnnConfig(g), ctx.input<float>(1), ctx.input<float>(2), &error)) {
-      logInfo("DEPTHWISE_CONV_2D: XNNPACK rejected the operator (%s); using the portable kernel",
-              error.c_str());
-      st->xnnFailed = true;
-    }
+  } else if (filterConst && biasConst) {
+    st->useXnnpack = xnnConvolutionSupported(xnnConfig(g));
   }
   ctx.setState(std::move(st));
   return kOk;
 }
 
-Status executeFloat32(OpContext& ctx, const Geometry& g, DepthwiseState* st, const float* in,
-                      float* out) {
-  const float* filter = ctx.input<float>(1);
-  const float* bias = ctx.input<float>(2);
-  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
-    std::lock_guard<std::mutex> lock(st->xnnMutex);
-    const XnnConvConfig want = xnnConfig(g);
-    std::string error;
-    bool ok = st->xnn.valid() && sameConfig(st->xnn.config(), want);
-    if (!ok) ok = st->xnn.create(want, filter, bias, &error);
-    if (ok && st->xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), &error))
-      return kOk;
-    logInfo("DEPTHWISE_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
-    st->xnnFailed = true;
+// False (after logging why) when this execution's operator cannot be created or run.
+bool runXnnpack(OpContext& ctx, const Geometry& g, DepthwiseScratch& sc, const float* in,
+                float* out) {
+  const XnnConvConfig want = xnnConfig(g);
+  std::string error;
+  bool ok = sc.xnn.valid() && sameConfig(sc.xnn.config(), want);
+  if (!ok) ok = sc.xnn.create(want, ctx.input<float>(1), ctx.input<float>(2), &error);
+  if (ok && sc.xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), &error)) return true;
+  logInfo("DEPTHWISE_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+  return false;
+}
+
+Status executeFloat32(OpContext& ctx, const Geometry& g, const DepthwiseState* st,
+                      DepthwiseScratch& sc, const float* in, float* out) {
+  if (st != nullptr && st->useXnnpack && !sc.xnnFailed) {
+    if (runXnnpack(ctx, g, sc, in, out)) return kOk;
+    sc.xnnFailed = true;
   }
-  conv::fastDepthwiseFloat(g, in, filter, bias, out, ctx.threadPool());
+  conv::fastDepthwiseFloat(g, in, ctx.input<float>(1), ctx.input<float>(2), out,
+                           ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
-// The float16 filter widened to float32: from the state when it was constant, else into *local.
-const float* widenedFilter(OpContext& ctx, const DepthwiseState* st, std::vector<float>* local) {
-  if (st != nullptr && !st->floatFilter.empty()) return st->floatFilter.data();
-  local->resize(ctx.inputShape(1).count());
-  conv::halfToFloat(ctx.input<Half>(1), local->data(), local->size());
-  return local->data();
-}
-
-Status executeFloat16(OpContext& ctx, const Geometry& g, DepthwiseState* st, const Half* in,
-                      Half* out) {
+Status executeFloat16(OpContext& ctx, const Geometry& g, const DepthwiseState* st,
+                      DepthwiseScratch& sc, const Half* in, Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC), localFilter;
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
-  const float* filter = widenedFilter(ctx, st, &localFilter);
-  conv::fastDepthwiseFloat(g, input.data(), filter, bias.data(), output.data(), ctx.threadPool());
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* bias = conv::widenInput(ctx, 2, sc.wideBias);
+  const float* filter = st != nullptr && !st->floatFilter.empty()
+                            ? st->floatFilter.data()
+                            : conv::widenInput(ctx, 1, sc.wideFilter);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    conv::fastDepthwiseFloat(g, input, filter, bias, output, ctx.threadPool(), sc.kernel);
+    return kOk;
+  });
 }
 
-Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const void* in,
-                    void* out) {
+Status executeQuant(OpContext& ctx, const Geometry& g, const DepthwiseState* st,
+                    DepthwiseScratch& sc, const void* in, void* out) {
   QuantParams local;
   const QuantParams* q = nullptr;
   NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
@@ -141,7 +138,7 @@ Status executeQuant(OpContext& ctx, const Geometry& g, DepthwiseState* st, const
     packQuantFilter(ctx, g, &localFilter);
   }
   conv::fastDepthwiseQuant(g, *q, ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED,
-                           in, *filter, ctx.input<int32_t>(2), out, ctx.threadPool());
+                           in, *filter, ctx.input<int32_t>(2), out, ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
@@ -149,32 +146,35 @@ Status execute(OpContext& ctx) {
   Geometry g;
   NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
-  DepthwiseState* st = static_cast<DepthwiseState*>(ctx.state());
-  return conv::executeByType(ctx, g, g, st, executeFloat32, executeFloat16, executeQuant);
+  const DepthwiseState* st = static_cast<const DepthwiseState*>(ctx.state());
+  DepthwiseScratch fallback;
+  return conv::executeByType(ctx, g, g, st, conv::scratchOr(ctx, fallback), executeFloat32,
+                             executeFloat16, executeQuant);
 }
 
 // ---- reference device --------------------------------------------------------------------
 
-Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, const float* in,
-                        float* out) {
+Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch&,
+                        const float* in, float* out) {
   conv::refDepthwiseFloat(g, in, ctx.input<float>(1), ctx.input<float>(2), out);
   return kOk;
 }
 
-Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, const Half* in,
-                        Half* out) {
+Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch& sc,
+                        const Half* in, Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC), filter;
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(2), bias.data(), g.outC);
-  conv::refDepthwiseFloat(g, input.data(), widenedFilter(ctx, nullptr, &filter), bias.data(),
-                          output.data());
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* filter = conv::widenInput(ctx, 1, sc.wideFilter);
+  const float* bias = conv::widenInput(ctx, 2, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    conv::refDepthwiseFloat(g, input, filter, bias, output);
+    return kOk;
+  });
 }
 
-Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, const void* in, void* out) {
+Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch&,
+                      const void* in, void* out) {
   QuantParams q;
   NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
   const int32_t* bias = ctx.input<int32_t>(2);
@@ -196,8 +196,9 @@ Status executeReference(OpContext& ctx) {
   NN_RETURN_IF_ERROR(conv::resolveGeometry(ctx, kDepthwise, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
   const void* none = nullptr;
-  return conv::executeByType(ctx, g, g, none, referenceFloat32, referenceFloat16,
-                             referenceQuant);
+  conv::ConvScratch fallback;
+  return conv::executeByType(ctx, g, g, none, conv::scratchOr(ctx, fallback), referenceFloat32,
+                             referenceFloat16, referenceQuant);
 }
 
 }  // namespace

@@ -3,9 +3,9 @@
 // Reference device: plain dot products. Fast device: float32 uses XNNPACK (weights packed at
 // compilation) when weights and bias are constants, else our packed float GEMM; quant8 uses
 // the int8 GEMM shared with CONV_2D (exact requantization).
-#include <atomic>
 #include <memory>
-#include <mutex>
+#include <string>
+#include <vector>
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/conv_common.h"
@@ -24,6 +24,7 @@ using conv::isQuant;
 
 constexpr uint32_t kInput = 0, kWeights = 1, kBias = 2, kActivation = 3;
 
+// Built by init, read-only while executing.
 struct FcState : public OpState {
   QuantParams quant;
   bool quantReady = false;
@@ -31,11 +32,15 @@ struct FcState : public OpState {
   bool haveQuantWeights = false;
   conv::PackedFloatWeights floatWeights;
   bool haveFloatWeights = false;
-  std::mutex xnnMutex;
-  bool xnnEligible = false;
-  std::atomic<bool> xnnFailed{false};  // read outside the mutex
-  int32_t xnnActivation = -1;
+  // float32 with constant weights and bias, and XNNPACK takes the configuration: each execution
+  // creates its operator (packing the weights) on its first computation.
+  bool useXnnpack = false;
+  int32_t xnnActivation = -1;  // the activation the operator is created for
+};
+
+struct FcScratch : public conv::ConvScratch {
   XnnFullyConnected xnn;
+  bool xnnFailed = false;  // this execution falls back to the portable kernel
 };
 
 Status quantParamsFor(OpContext& ctx, const FcShape& s, QuantParams* q) {
@@ -59,19 +64,18 @@ void packQuant(OpContext& ctx, const FcShape& s, conv::PackedQuantWeights* out) 
 }
 
 // Runs fn(input, bias, output) on float32 views: the operands themselves for float32,
-// widened copies (narrowed back afterwards) for float16.
+// widened copies in `sc` (narrowed back afterwards) for float16.
 template <typename Fn>
-Status withFloatBuffers(OpContext& ctx, const FcShape& s, const Fn& fn) {
+Status withFloatBuffers(OpContext& ctx, const FcShape& s, conv::ConvScratch& sc, const Fn& fn) {
   if (ctx.inputType(kInput) == OperandType::TENSOR_FLOAT32)
     return fn(ctx.input<float>(kInput), ctx.input<float>(kBias), ctx.output<float>(0));
   const size_t inCount = static_cast<size_t>(s.batches) * s.inputSize;
   const size_t outCount = static_cast<size_t>(s.batches) * s.units;
-  std::vector<float> in(inCount), bias(s.units), out(outCount);
-  conv::halfToFloat(ctx.input<Half>(kInput), in.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), s.units);
-  NN_RETURN_IF_ERROR(fn(in.data(), bias.data(), out.data()));
-  conv::floatToHalf(out.data(), ctx.output<Half>(0), outCount);
-  return kOk;
+  const float* bias = conv::widenInput(ctx, kBias, sc.wideBias);
+  return conv::withWidenedBuffers(ctx.input<Half>(kInput), inCount, ctx.output<Half>(0),
+                                  outCount, sc, [&](const float* in, float* out) {
+                                    return fn(in, bias, out);
+                                  });
 }
 
 // ---- fast device -------------------------------------------------------------------------
@@ -95,21 +99,13 @@ Status init(OpContext& ctx) {
     packQuant(ctx, s, &st->quantWeights);
     st->haveQuantWeights = true;
   } else if (type == OperandType::TENSOR_FLOAT32 && constantInput(ctx, kBias) &&
-             ctx.inputShape(kBias).count() == s.units && xnnpackAvailable()) {
-    st->xnnEligible = true;
+             ctx.inputShape(kBias).count() == s.units) {
     float lo, hi;
     activationRangeFloat(s.activation, &lo, &hi);
-    std::string error;
-    if (st->xnn.create(s.inputSize, s.units, ctx.input<float>(kWeights),
-                       ctx.input<float>(kBias), lo, hi, &error)) {
-      st->xnnActivation = s.activation;
-    } else {
-      logInfo("FULLY_CONNECTED: XNNPACK rejected the operator (%s); using the portable kernel",
-              error.c_str());
-      st->xnnFailed = true;
-    }
+    st->useXnnpack = xnnFullyConnectedSupported(s.inputSize, s.units, lo, hi);
+    st->xnnActivation = s.activation;
   }
-  if (!isQuant(type) && !(st->xnnEligible && !st->xnnFailed)) {
+  if (!isQuant(type) && !st->useXnnpack) {
     packFloat(ctx, s, &st->floatWeights);
     st->haveFloatWeights = true;
   }
@@ -117,27 +113,40 @@ Status init(OpContext& ctx) {
   return kOk;
 }
 
-Status executeFloat(OpContext& ctx, const FcShape& s, FcState* st, const float* in,
-                    const float* bias, float* out) {
-  if (st != nullptr && st->xnnEligible && !st->xnnFailed && s.activation == st->xnnActivation) {
-    std::lock_guard<std::mutex> lock(st->xnnMutex);
-    std::string error;
-    if (st->xnn.run(s.batches, in, out, ctx.threadPool(), &error)) return kOk;
-    logInfo("FULLY_CONNECTED: XNNPACK failed (%s); using the portable kernel", error.c_str());
-    st->xnnFailed = true;
+// False (after logging why) when this execution's operator cannot be created or run.
+bool runXnnpack(OpContext& ctx, const FcShape& s, FcScratch& sc, const float* in, float* out) {
+  std::string error;
+  bool ok = sc.xnn.valid();
+  if (!ok) {
+    float lo, hi;
+    activationRangeFloat(s.activation, &lo, &hi);
+    ok = sc.xnn.create(s.inputSize, s.units, ctx.input<float>(kWeights), ctx.input<float>(kBias),
+                       lo, hi, &error);
+  }
+  if (ok && sc.xnn.run(s.batches, in, out, ctx.threadPool(), &error)) return true;
+  logInfo("FULLY_CONNECTED: XNNPACK failed (%s); using the portable kernel", error.c_str());
+  return false;
+}
+
+Status executeFloat(OpContext& ctx, const FcShape& s, const FcState* st, FcScratch& sc,
+                    const float* in, const float* bias, float* out) {
+  if (st != nullptr && st->useXnnpack && !sc.xnnFailed && s.activation == st->xnnActivation) {
+    if (runXnnpack(ctx, s, sc, in, out)) return kOk;
+    sc.xnnFailed = true;
   }
   if (st != nullptr && st->haveFloatWeights) {
     conv::fastFullyConnectedFloat(s.batches, s.activation, in, st->floatWeights, bias, out,
-                                  ctx.threadPool());
+                                  ctx.threadPool(), sc.kernel);
     return kOk;
   }
   conv::PackedFloatWeights w;
   packFloat(ctx, s, &w);
-  conv::fastFullyConnectedFloat(s.batches, s.activation, in, w, bias, out, ctx.threadPool());
+  conv::fastFullyConnectedFloat(s.batches, s.activation, in, w, bias, out, ctx.threadPool(),
+                                sc.kernel);
   return kOk;
 }
 
-Status executeQuant(OpContext& ctx, const FcShape& s, FcState* st) {
+Status executeQuant(OpContext& ctx, const FcShape& s, const FcState* st, FcScratch& sc) {
   QuantParams local;
   const QuantParams* q = nullptr;
   NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, s.activation, s.units,
@@ -147,13 +156,14 @@ Status executeQuant(OpContext& ctx, const FcShape& s, FcState* st) {
   const int32_t* bias = ctx.input<int32_t>(kBias);
   if (st != nullptr && st->haveQuantWeights) {
     conv::fastFullyConnectedQuant(s.batches, *q, signedData, ctx.inputData(kInput),
-                                  st->quantWeights, bias, ctx.outputData(0), ctx.threadPool());
+                                  st->quantWeights, bias, ctx.outputData(0), ctx.threadPool(),
+                                  sc.kernel);
     return kOk;
   }
   conv::PackedQuantWeights w;
   packQuant(ctx, s, &w);
   conv::fastFullyConnectedQuant(s.batches, *q, signedData, ctx.inputData(kInput), w, bias,
-                                ctx.outputData(0), ctx.threadPool());
+                                ctx.outputData(0), ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
@@ -161,16 +171,18 @@ Status execute(OpContext& ctx) {
   FcShape s;
   NN_RETURN_IF_ERROR(conv::resolveFullyConnected(ctx, &s));
   if (ctx.outputShape(0).count() == 0) return kOk;
-  FcState* st = static_cast<FcState*>(ctx.state());
+  const FcState* st = static_cast<const FcState*>(ctx.state());
+  FcScratch fallback;
+  FcScratch& sc = conv::scratchOr(ctx, fallback);
   switch (ctx.inputType(kInput)) {
     case OperandType::TENSOR_FLOAT32:
     case OperandType::TENSOR_FLOAT16:
-      return withFloatBuffers(ctx, s, [&](const float* in, const float* bias, float* out) {
-        return executeFloat(ctx, s, st, in, bias, out);
+      return withFloatBuffers(ctx, s, sc, [&](const float* in, const float* bias, float* out) {
+        return executeFloat(ctx, s, st, sc, in, bias, out);
       });
     case OperandType::TENSOR_QUANT8_ASYMM:
     case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-      return executeQuant(ctx, s, st);
+      return executeQuant(ctx, s, st, sc);
     default:
       return ctx.fail("unsupported input type %s", toString(ctx.inputType(kInput)));
   }
@@ -182,17 +194,15 @@ Status executeReference(OpContext& ctx) {
   FcShape s;
   NN_RETURN_IF_ERROR(conv::resolveFullyConnected(ctx, &s));
   if (ctx.outputShape(0).count() == 0) return kOk;
+  conv::ConvScratch fallback;
+  conv::ConvScratch& sc = conv::scratchOr(ctx, fallback);
   switch (ctx.inputType(kInput)) {
     case OperandType::TENSOR_FLOAT32:
     case OperandType::TENSOR_FLOAT16:
-      return withFloatBuffers(ctx, s, [&](const float* in, const float* bias, float* out) {
-        std::vector<float> widened;
-        const float* weights = ctx.input<float>(kWeights);
-        if (ctx.inputType(kWeights) == OperandType::TENSOR_FLOAT16) {
-          widened.resize(static_cast<size_t>(s.units) * s.inputSize);
-          conv::halfToFloat(ctx.input<Half>(kWeights), widened.data(), widened.size());
-          weights = widened.data();
-        }
+      return withFloatBuffers(ctx, s, sc, [&](const float* in, const float* bias, float* out) {
+        const float* weights = ctx.inputType(kWeights) == OperandType::TENSOR_FLOAT16
+                                   ? conv::widenInput(ctx, kWeights, sc.wideFilter)
+                                   : ctx.input<float>(kWeights);
         conv::refFullyConnectedFloat(s.batches, s.units, s.inputSize, s.activation, in, weights,
                                      bias, out);
         return Status(kOk);

@@ -5,10 +5,9 @@
 // other cases run the CONV_2D GEMM kernels once per group on a copy of the group's input
 // channels (a single group needs no copy).
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <memory>
-#include <mutex>
+#include <string>
 #include <vector>
 
 #include "cpu/kernel.h"
@@ -106,13 +105,10 @@ void refGroupedQuant(const GroupedGeometry& gg, const QuantParams& q, const T* i
 
 // ---- fast path: per-group GEMM ---------------------------------------------------------
 
-// Grow-only per-thread scratch for the per-group slices.
-uint8_t* groupScratch(int slot, size_t bytes) {
-  thread_local std::vector<uint8_t> buffers[2];
-  std::vector<uint8_t>& b = buffers[slot];
-  if (b.size() < bytes) b.resize(bytes);
-  return b.data();
-}
+// The per-group channel slices of input and output (multi-group models only).
+struct GroupedSlices {
+  conv::ScratchBuffer groupInput, groupOutput;
+};
 
 // Copies `width` elements of each of `rows` pixels from src (stride srcStride) to dst
 // (stride dstStride).
@@ -122,10 +118,10 @@ void copyChannels(const uint8_t* src, size_t srcStride, uint8_t* dst, size_t dst
 }
 
 // Runs kernel(groupGeometry, group, groupInput, groupOutput) for each group, slicing the NHWC
-// input/output channels through scratch copies when there is more than one group.
+// input/output channels through copies in `sc` when there is more than one group.
 template <typename Kernel>
 void perGroup(const GroupedGeometry& gg, uint32_t elemSize, const void* input, void* output,
-              const Kernel& kernel) {
+              GroupedSlices& sc, const Kernel& kernel) {
   const Geometry& g = gg.g;
   const Geometry sub = groupGeometry(gg);
   if (gg.groups == 1) {
@@ -134,8 +130,8 @@ void perGroup(const GroupedGeometry& gg, uint32_t elemSize, const void* input, v
   }
   const size_t inPixels = static_cast<size_t>(g.batches) * g.inH * g.inW;
   const size_t outPixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
-  uint8_t* in = groupScratch(0, inPixels * gg.groupIn * elemSize);
-  uint8_t* out = groupScratch(1, outPixels * gg.groupOut * elemSize);
+  uint8_t* in = sc.groupInput.get<uint8_t>(inPixels * gg.groupIn * elemSize);
+  uint8_t* out = sc.groupOutput.get<uint8_t>(outPixels * gg.groupOut * elemSize);
   const uint8_t* src = static_cast<const uint8_t*>(input);
   uint8_t* dst = static_cast<uint8_t*>(output);
   for (uint32_t group = 0; group < gg.groups; ++group) {
@@ -150,15 +146,20 @@ void perGroup(const GroupedGeometry& gg, uint32_t elemSize, const void* input, v
 
 // ---- state -----------------------------------------------------------------------------
 
+// Built by init, read-only while executing.
 struct GroupedState : public OpState {
   std::vector<QuantParams> groupQuant;                  // per group
   bool quantReady = false;
   std::vector<conv::PackedQuantWeights> quantWeights;  // per group, constant quant8 filter
   std::vector<conv::PackedFloatWeights> floatWeights;  // per group, constant float filter
-  std::mutex xnnMutex;
-  bool xnnEligible = false;
-  std::atomic<bool> xnnFailed{false};
+  // float32 with constant filter and bias, and XNNPACK takes the configuration: each execution
+  // creates its operator (packing the weights) on its first computation.
+  bool useXnnpack = false;
+};
+
+struct GroupedScratch : public conv::ConvScratch, public GroupedSlices {
   XnnConvolution xnn;
+  bool xnnFailed = false;  // this execution falls back to the portable kernel
 };
 
 XnnConvConfig xnnConfig(const GroupedGeometry& gg) {
@@ -224,18 +225,9 @@ Status init(OpContext& ctx) {
     }
     if (filterConst) packQuantGroups(ctx, gg, &st->quantWeights);
   } else {
-    if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst && xnnpackAvailable()) {
-      st->xnnEligible = true;
-      std::string error;
-      if (!st->xnn.create(xnnConfig(gg), ctx.input<float>(kFilter), ctx.input<float>(kBias),
-                          &error)) {
-        logInfo("GROUPED_CONV_2D: XNNPACK rejected the operator (%s); using the portable kernel",
-                error.c_str());
-        st->xnnFailed = true;
-      }
-    }
-    if (filterConst && !(st->xnnEligible && !st->xnnFailed))
-      packFloatGroups(ctx, gg, &st->floatWeights);
+    if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst)
+      st->useXnnpack = xnnConvolutionSupported(xnnConfig(gg));
+    if (filterConst && !st->useXnnpack) packFloatGroups(ctx, gg, &st->floatWeights);
   }
   ctx.setState(std::move(st));
   return kOk;
@@ -244,8 +236,8 @@ Status init(OpContext& ctx) {
 // ---- execution -------------------------------------------------------------------------
 
 // float32 data through the per-group GEMM (float16 converts around it).
-void fastFloat(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st, const float* in,
-               const float* bias, float* out) {
+void fastFloat(OpContext& ctx, const GroupedGeometry& gg, const GroupedState* st,
+               GroupedScratch& sc, const float* in, const float* bias, float* out) {
   std::vector<conv::PackedFloatWeights> local;
   const std::vector<conv::PackedFloatWeights>* w = &local;
   if (st != nullptr && st->floatWeights.size() == gg.groups) {
@@ -253,48 +245,52 @@ void fastFloat(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st, cons
   } else {
     packFloatGroups(ctx, gg, &local);
   }
-  perGroup(gg, sizeof(float), in, out,
+  perGroup(gg, sizeof(float), in, out, sc,
            [&](const Geometry& sub, uint32_t group, const void* gin, void* gout) {
              conv::fastConvFloat(sub, static_cast<const float*>(gin), (*w)[group],
                                  bias + static_cast<size_t>(group) * gg.groupOut,
-                                 static_cast<float*>(gout), ctx.threadPool());
+                                 static_cast<float*>(gout), ctx.threadPool(), sc.kernel);
            });
 }
 
-Status executeFloat32(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st,
-                      const float* in, float* out) {
-  const float* filter = ctx.input<float>(kFilter);
-  const float* bias = ctx.input<float>(kBias);
-  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
-    std::lock_guard<std::mutex> lock(st->xnnMutex);
-    const XnnConvConfig want = xnnConfig(gg);
-    std::string error;
-    bool ok = st->xnn.valid() && sameConfig(st->xnn.config(), want);
-    if (!ok) ok = st->xnn.create(want, filter, bias, &error);
-    if (ok && st->xnn.run(gg.g.batches, gg.g.inH, gg.g.inW, in, out, ctx.threadPool(), &error))
-      return kOk;
-    logInfo("GROUPED_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
-    st->xnnFailed = true;
+// False (after logging why) when this execution's operator cannot be created or run.
+bool runXnnpack(OpContext& ctx, const GroupedGeometry& gg, GroupedScratch& sc, const float* in,
+                float* out) {
+  const XnnConvConfig want = xnnConfig(gg);
+  std::string error;
+  bool ok = sc.xnn.valid() && sameConfig(sc.xnn.config(), want);
+  if (!ok) ok = sc.xnn.create(want, ctx.input<float>(kFilter), ctx.input<float>(kBias), &error);
+  if (ok && sc.xnn.run(gg.g.batches, gg.g.inH, gg.g.inW, in, out, ctx.threadPool(), &error))
+    return true;
+  logInfo("GROUPED_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+  return false;
+}
+
+Status executeFloat32(OpContext& ctx, const GroupedGeometry& gg, const GroupedState* st,
+                      GroupedScratch& sc, const float* in, float* out) {
+  if (st != nullptr && st->useXnnpack && !sc.xnnFailed) {
+    if (runXnnpack(ctx, gg, sc, in, out)) return kOk;
+    sc.xnnFailed = true;
   }
-  fastFloat(ctx, gg, st, in, bias, out);
+  fastFloat(ctx, gg, st, sc, in, ctx.input<float>(kBias), out);
   return kOk;
 }
 
-Status executeFloat16(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st,
-                      const Half* in, Half* out) {
+Status executeFloat16(OpContext& ctx, const GroupedGeometry& gg, const GroupedState* st,
+                      GroupedScratch& sc, const Half* in, Half* out) {
   const Geometry& g = gg.g;
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC);
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
-  fastFloat(ctx, gg, st, input.data(), bias.data(), output.data());
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* bias = conv::widenInput(ctx, kBias, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    fastFloat(ctx, gg, st, sc, input, bias, output);
+    return kOk;
+  });
 }
 
-Status executeQuant(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st, const void* in,
-                    void* out) {
+Status executeQuant(OpContext& ctx, const GroupedGeometry& gg, const GroupedState* st,
+                    GroupedScratch& sc, const void* in, void* out) {
   const bool signedData = ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
   std::vector<QuantParams> localQuant;
   const std::vector<QuantParams>* quant = &localQuant;
@@ -313,10 +309,12 @@ Status executeQuant(OpContext& ctx, const GroupedGeometry& gg, GroupedState* st,
     packQuantGroups(ctx, gg, &localWeights);
   }
   const int32_t* bias = ctx.input<int32_t>(kBias);
-  perGroup(gg, 1, in, out, [&](const Geometry& sub, uint32_t group, const void* gin, void* gout) {
-    conv::fastConvQuant(sub, (*quant)[group], signedData, gin, (*w)[group],
-                        bias + static_cast<size_t>(group) * gg.groupOut, gout, ctx.threadPool());
-  });
+  perGroup(gg, 1, in, out, sc,
+           [&](const Geometry& sub, uint32_t group, const void* gin, void* gout) {
+             conv::fastConvQuant(sub, (*quant)[group], signedData, gin, (*w)[group],
+                                 bias + static_cast<size_t>(group) * gg.groupOut, gout,
+                                 ctx.threadPool(), sc.kernel);
+           });
   return kOk;
 }
 
@@ -324,31 +322,32 @@ Status execute(OpContext& ctx) {
   GroupedGeometry gg;
   NN_RETURN_IF_ERROR(conv::resolveGroupedGeometry(ctx, &gg));
   if (ctx.outputShape(0).count() == 0) return kOk;
-  auto* st = static_cast<GroupedState*>(ctx.state());
-  return conv::executeByType(ctx, gg.g, gg, st, executeFloat32, executeFloat16, executeQuant);
+  const auto* st = static_cast<const GroupedState*>(ctx.state());
+  GroupedScratch fallback;
+  return conv::executeByType(ctx, gg.g, gg, st, conv::scratchOr(ctx, fallback), executeFloat32,
+                             executeFloat16, executeQuant);
 }
 
 // ---- reference device --------------------------------------------------------------------
 
-Status referenceFloat32(OpContext& ctx, const GroupedGeometry& gg, const void*, const float* in,
-                        float* out) {
+Status referenceFloat32(OpContext& ctx, const GroupedGeometry& gg, const void*,
+                        conv::ConvScratch&, const float* in, float* out) {
   refGroupedFloat(gg, in, ctx.input<float>(kFilter), ctx.input<float>(kBias), out);
   return kOk;
 }
 
-Status referenceFloat16(OpContext& ctx, const GroupedGeometry& gg, const void*, const Half* in,
-                        Half* out) {
+Status referenceFloat16(OpContext& ctx, const GroupedGeometry& gg, const void*,
+                        conv::ConvScratch& sc, const Half* in, Half* out) {
   const Geometry& g = gg.g;
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC);
-  std::vector<float> filter(ctx.inputShape(kFilter).count());
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
-  conv::halfToFloat(ctx.input<Half>(kFilter), filter.data(), filter.size());
-  refGroupedFloat(gg, input.data(), filter.data(), bias.data(), output.data());
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* filter = conv::widenInput(ctx, kFilter, sc.wideFilter);
+  const float* bias = conv::widenInput(ctx, kBias, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    refGroupedFloat(gg, input, filter, bias, output);
+    return kOk;
+  });
 }
 
 template <typename T>
@@ -361,8 +360,8 @@ void refQuantTyped(OpContext& ctx, const GroupedGeometry& gg, const QuantParams&
     refGroupedQuant(gg, q, in, ctx.input<int8_t>(kFilter), bias, out);
 }
 
-Status referenceQuant(OpContext& ctx, const GroupedGeometry& gg, const void*, const void* in,
-                      void* out) {
+Status referenceQuant(OpContext& ctx, const GroupedGeometry& gg, const void*, conv::ConvScratch&,
+                      const void* in, void* out) {
   QuantParams q;
   NN_RETURN_IF_ERROR(quantParamsFor(ctx, gg.g, &q));
   if (ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
@@ -377,8 +376,9 @@ Status executeReference(OpContext& ctx) {
   NN_RETURN_IF_ERROR(conv::resolveGroupedGeometry(ctx, &gg));
   if (ctx.outputShape(0).count() == 0) return kOk;
   const void* none = nullptr;
-  return conv::executeByType(ctx, gg.g, gg, none, referenceFloat32, referenceFloat16,
-                             referenceQuant);
+  conv::ConvScratch fallback;
+  return conv::executeByType(ctx, gg.g, gg, none, conv::scratchOr(ctx, fallback),
+                             referenceFloat32, referenceFloat16, referenceQuant);
 }
 
 }  // namespace

@@ -7,10 +7,9 @@
 // innermost loop runs over output channels. Integer accumulation makes the quantized results
 // identical whatever the summation order.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <memory>
-#include <mutex>
+#include <string>
 #include <vector>
 
 #include "cpu/kernel.h"
@@ -115,12 +114,6 @@ void repackFilter(const Geometry& g, const TIn* filter, int32_t zeroPoint, std::
                               static_cast<TOut>(zeroPoint));
 }
 
-template <typename T>
-T* scratch(std::vector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
 // Calls tap(ih, iw, kh, kw) for every input pixel feeding output pixel (oh, ow).
 template <typename Fn>
 inline void forEachSource(const Geometry& g, uint32_t oh, uint32_t ow, const Fn& tap) {
@@ -140,13 +133,16 @@ inline void forEachSource(const Geometry& g, uint32_t oh, uint32_t ow, const Fn&
 }
 
 void fastTransposeFloat(const Geometry& g, const float* input, const float* filterT,
-                        const float* bias, float* output, ThreadPool* pool) {
+                        const float* bias, float* output, ThreadPool* pool,
+                        conv::KernelScratch& ks) {
   float lo, hi;
   activationRangeFloat(g.p.activation, &lo, &hi);
   const uint32_t C = g.outC;
-  conv::runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
-    thread_local std::vector<float> accBuffer;
-    float* acc = scratch(accBuffer, C);
+  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
+  const size_t slots = conv::slotCount(pool, rows, sizeof(float) * C);
+  ks.slots.reserve(slots, sizeof(float) * C);
+  conv::runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
+    float* acc = ks.slots.slot<float>(slot);
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / g.outH);
       const uint32_t oh = static_cast<uint32_t>(row % g.outH);
@@ -169,11 +165,14 @@ void fastTransposeFloat(const Geometry& g, const float* input, const float* filt
 
 template <typename T>
 void fastTransposeQuant(const Geometry& g, const QuantParams& q, const T* input,
-                        const int32_t* filterT, const int32_t* bias, T* output, ThreadPool* pool) {
+                        const int32_t* filterT, const int32_t* bias, T* output, ThreadPool* pool,
+                        conv::KernelScratch& ks) {
   const uint32_t C = g.outC;
-  conv::runParallel(pool, static_cast<size_t>(g.batches) * g.outH, [&](size_t begin, size_t end) {
-    thread_local std::vector<int32_t> accBuffer;
-    int32_t* acc = scratch(accBuffer, C);
+  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
+  const size_t slots = conv::slotCount(pool, rows, sizeof(int32_t) * C);
+  ks.slots.reserve(slots, sizeof(int32_t) * C);
+  conv::runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
+    int32_t* acc = ks.slots.slot<int32_t>(slot);
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / g.outH);
       const uint32_t oh = static_cast<uint32_t>(row % g.outH);
@@ -199,17 +198,22 @@ void fastTransposeQuant(const Geometry& g, const QuantParams& q, const T* input,
 
 // ---- state -----------------------------------------------------------------------------
 
+// Built by init, read-only while executing.
 struct TransposeConvState : public OpState {
   QuantParams quant;
   bool quantReady = false;
   std::vector<int32_t> quantFilter;  // repacked constant quant8 filter
   std::vector<float> floatFilter;    // repacked constant float16/float32 filter
   bool haveFilter = false;
-  // XNNPACK (float32, constant filter and bias); recreated if the geometry changes.
-  std::mutex xnnMutex;
-  bool xnnEligible = false;
-  std::atomic<bool> xnnFailed{false};
+  // float32 with constant filter and bias, and XNNPACK takes the configuration: each execution
+  // creates its operator (packing the weights) on its first computation.
+  bool useXnnpack = false;
+};
+
+// One execution's XNNPACK operator, recreated if the geometry changes.
+struct TransposeConvScratch : public conv::ConvScratch {
   XnnDeconvolution xnn;
+  bool xnnFailed = false;  // this execution falls back to the portable kernel
 };
 
 // XNNPACK takes non-negative paddings plus an adjustment (< stride) that extends the output
@@ -240,15 +244,6 @@ bool xnnConfig(const Geometry& g, XnnDeconvConfig* c, uint32_t* adjH, uint32_t* 
   c->groupOutputChannels = g.outC;
   activationRangeFloat(g.p.activation, &c->outputMin, &c->outputMax);
   return true;
-}
-
-bool sameConfig(const XnnDeconvConfig& a, const XnnDeconvConfig& b) {
-  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
-         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
-         a.strideH == b.strideH && a.strideW == b.strideW &&
-         a.groupInputChannels == b.groupInputChannels &&
-         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
-         a.outputMax == b.outputMax;
 }
 
 void repackFloatFilter(OpContext& ctx, const Geometry& g, std::vector<float>* out) {
@@ -283,20 +278,12 @@ Status init(OpContext& ctx) {
       st->haveFilter = true;
     }
   } else {
-    if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst && xnnpackAvailable()) {
+    if (type == OperandType::TENSOR_FLOAT32 && filterConst && biasConst) {
       XnnDeconvConfig c;
       uint32_t adjH = 0, adjW = 0;
-      if (xnnConfig(g, &c, &adjH, &adjW)) {
-        st->xnnEligible = true;
-        std::string error;
-        if (!st->xnn.create(c, ctx.input<float>(kFilter), ctx.input<float>(kBias), &error)) {
-          logInfo("TRANSPOSE_CONV_2D: XNNPACK rejected the operator (%s); using the portable "
-                  "kernel", error.c_str());
-          st->xnnFailed = true;
-        }
-      }
+      st->useXnnpack = xnnConfig(g, &c, &adjH, &adjW) && xnnDeconvolutionSupported(c);
     }
-    if (filterConst && !(st->xnnEligible && !st->xnnFailed)) {
+    if (filterConst && !st->useXnnpack) {
       repackFloatFilter(ctx, g, &st->floatFilter);
       st->haveFilter = true;
     }
@@ -307,77 +294,82 @@ Status init(OpContext& ctx) {
 
 // ---- execution -------------------------------------------------------------------------
 
-Status executeFloat32(OpContext& ctx, const Geometry& g, TransposeConvState* st, const float* in,
-                      float* out) {
-  const float* filter = ctx.input<float>(kFilter);
-  const float* bias = ctx.input<float>(kBias);
-  if (st != nullptr && st->xnnEligible && !st->xnnFailed) {
-    std::lock_guard<std::mutex> lock(st->xnnMutex);
-    XnnDeconvConfig want;
-    uint32_t adjH = 0, adjW = 0;
-    std::string error = "geometry not expressible";
-    bool ok = xnnConfig(g, &want, &adjH, &adjW);
-    if (ok && !(st->xnn.valid() && sameConfig(st->xnn.config(), want)))
-      ok = st->xnn.create(want, filter, bias, &error);
-    if (ok && st->xnn.run(g.batches, g.inH, g.inW, adjH, adjW, in, out, ctx.threadPool(), &error))
-      return kOk;
-    logInfo("TRANSPOSE_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
-    st->xnnFailed = true;
+// False (after logging why) when this execution's operator cannot be created or run.
+bool runXnnpack(OpContext& ctx, const Geometry& g, TransposeConvScratch& sc, const float* in,
+                float* out) {
+  XnnDeconvConfig want;
+  uint32_t adjH = 0, adjW = 0;
+  std::string error = "geometry not expressible";
+  bool ok = xnnConfig(g, &want, &adjH, &adjW);
+  if (ok && !(sc.xnn.valid() && sameConfig(sc.xnn.config(), want)))
+    ok = sc.xnn.create(want, ctx.input<float>(kFilter), ctx.input<float>(kBias), &error);
+  if (ok && sc.xnn.run(g.batches, g.inH, g.inW, adjH, adjW, in, out, ctx.threadPool(), &error))
+    return true;
+  logInfo("TRANSPOSE_CONV_2D: XNNPACK failed (%s); using the portable kernel", error.c_str());
+  return false;
+}
+
+Status executeFloat32(OpContext& ctx, const Geometry& g, const TransposeConvState* st,
+                      TransposeConvScratch& sc, const float* in, float* out) {
+  if (st != nullptr && st->useXnnpack && !sc.xnnFailed) {
+    if (runXnnpack(ctx, g, sc, in, out)) return kOk;
+    sc.xnnFailed = true;
   }
+  const float* bias = ctx.input<float>(kBias);
   if (st != nullptr && st->haveFilter && !st->floatFilter.empty()) {
-    fastTransposeFloat(g, in, st->floatFilter.data(), bias, out, ctx.threadPool());
+    fastTransposeFloat(g, in, st->floatFilter.data(), bias, out, ctx.threadPool(), sc.kernel);
     return kOk;
   }
   std::vector<float> f;
   repackFloatFilter(ctx, g, &f);
-  fastTransposeFloat(g, in, f.data(), bias, out, ctx.threadPool());
+  fastTransposeFloat(g, in, f.data(), bias, out, ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
-Status executeFloat16(OpContext& ctx, const Geometry& g, TransposeConvState* st, const Half* in,
-                      Half* out) {
+Status executeFloat16(OpContext& ctx, const Geometry& g, const TransposeConvState* st,
+                      TransposeConvScratch& sc, const Half* in, Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC);
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
-  if (st != nullptr && st->haveFilter) {
-    fastTransposeFloat(g, input.data(), st->floatFilter.data(), bias.data(), output.data(),
-                       ctx.threadPool());
-  } else {
-    std::vector<float> f;
-    repackFloatFilter(ctx, g, &f);
-    fastTransposeFloat(g, input.data(), f.data(), bias.data(), output.data(), ctx.threadPool());
-  }
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* bias = conv::widenInput(ctx, kBias, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    if (st != nullptr && st->haveFilter) {
+      fastTransposeFloat(g, input, st->floatFilter.data(), bias, output, ctx.threadPool(),
+                         sc.kernel);
+    } else {
+      std::vector<float> f;
+      repackFloatFilter(ctx, g, &f);
+      fastTransposeFloat(g, input, f.data(), bias, output, ctx.threadPool(), sc.kernel);
+    }
+    return kOk;
+  });
 }
 
 template <typename T>
-Status executeQuantTyped(OpContext& ctx, const Geometry& g, TransposeConvState* st,
-                         const QuantParams& q, const T* in, T* out) {
+Status executeQuantTyped(OpContext& ctx, const Geometry& g, const TransposeConvState* st,
+                         TransposeConvScratch& sc, const QuantParams& q, const T* in, T* out) {
   const int32_t* bias = ctx.input<int32_t>(kBias);
   if (st != nullptr && st->haveFilter) {
-    fastTransposeQuant(g, q, in, st->quantFilter.data(), bias, out, ctx.threadPool());
+    fastTransposeQuant(g, q, in, st->quantFilter.data(), bias, out, ctx.threadPool(), sc.kernel);
     return kOk;
   }
   std::vector<int32_t> f;
   repackQuantFilter(ctx, g, &f);
-  fastTransposeQuant(g, q, in, f.data(), bias, out, ctx.threadPool());
+  fastTransposeQuant(g, q, in, f.data(), bias, out, ctx.threadPool(), sc.kernel);
   return kOk;
 }
 
-Status executeQuant(OpContext& ctx, const Geometry& g, TransposeConvState* st, const void* in,
-                    void* out) {
+Status executeQuant(OpContext& ctx, const Geometry& g, const TransposeConvState* st,
+                    TransposeConvScratch& sc, const void* in, void* out) {
   QuantParams local;
   const QuantParams* q = nullptr;
   NN_RETURN_IF_ERROR(conv::cachedQuantParams(ctx, g.p.activation, g.outC,
                                              st != nullptr && st->quantReady ? &st->quant : nullptr,
                                              &local, &q));
   if (ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
-    return executeQuantTyped(ctx, g, st, *q, static_cast<const int8_t*>(in),
+    return executeQuantTyped(ctx, g, st, sc, *q, static_cast<const int8_t*>(in),
                              static_cast<int8_t*>(out));
-  return executeQuantTyped(ctx, g, st, *q, static_cast<const uint8_t*>(in),
+  return executeQuantTyped(ctx, g, st, sc, *q, static_cast<const uint8_t*>(in),
                            static_cast<uint8_t*>(out));
 }
 
@@ -385,30 +377,31 @@ Status execute(OpContext& ctx) {
   Geometry g;
   NN_RETURN_IF_ERROR(conv::resolveTransposeGeometry(ctx, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
-  auto* st = static_cast<TransposeConvState*>(ctx.state());
-  return conv::executeByType(ctx, g, g, st, executeFloat32, executeFloat16, executeQuant);
+  const auto* st = static_cast<const TransposeConvState*>(ctx.state());
+  TransposeConvScratch fallback;
+  return conv::executeByType(ctx, g, g, st, conv::scratchOr(ctx, fallback), executeFloat32,
+                             executeFloat16, executeQuant);
 }
 
 // ---- reference device --------------------------------------------------------------------
 
-Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, const float* in,
-                        float* out) {
+Status referenceFloat32(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch&,
+                        const float* in, float* out) {
   refTransposeFloat(g, in, ctx.input<float>(kFilter), ctx.input<float>(kBias), out);
   return kOk;
 }
 
-Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, const Half* in,
-                        Half* out) {
+Status referenceFloat16(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch& sc,
+                        const Half* in, Half* out) {
   const size_t inCount = static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC;
   const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
-  std::vector<float> input(inCount), output(outCount), bias(g.outC);
-  std::vector<float> filter(ctx.inputShape(kFilter).count());
-  conv::halfToFloat(in, input.data(), inCount);
-  conv::halfToFloat(ctx.input<Half>(kBias), bias.data(), g.outC);
-  conv::halfToFloat(ctx.input<Half>(kFilter), filter.data(), filter.size());
-  refTransposeFloat(g, input.data(), filter.data(), bias.data(), output.data());
-  conv::floatToHalf(output.data(), out, outCount);
-  return kOk;
+  const float* filter = conv::widenInput(ctx, kFilter, sc.wideFilter);
+  const float* bias = conv::widenInput(ctx, kBias, sc.wideBias);
+  return conv::withWidenedBuffers(in, inCount, out, outCount, sc, [&](const float* input,
+                                                                     float* output) {
+    refTransposeFloat(g, input, filter, bias, output);
+    return kOk;
+  });
 }
 
 template <typename T>
@@ -421,7 +414,8 @@ void referenceQuantTyped(OpContext& ctx, const Geometry& g, const QuantParams& q
     refTransposeQuant(g, q, in, ctx.input<int8_t>(kFilter), bias, out);
 }
 
-Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, const void* in, void* out) {
+Status referenceQuant(OpContext& ctx, const Geometry& g, const void*, conv::ConvScratch&,
+                      const void* in, void* out) {
   QuantParams q;
   NN_RETURN_IF_ERROR(quantParamsFor(ctx, g, &q));
   if (ctx.inputType(kInput) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED)
@@ -436,8 +430,9 @@ Status executeReference(OpContext& ctx) {
   NN_RETURN_IF_ERROR(conv::resolveTransposeGeometry(ctx, &g));
   if (ctx.outputShape(0).count() == 0) return kOk;
   const void* none = nullptr;
-  return conv::executeByType(ctx, g, g, none, referenceFloat32, referenceFloat16,
-                             referenceQuant);
+  conv::ConvScratch fallback;
+  return conv::executeByType(ctx, g, g, none, conv::scratchOr(ctx, fallback), referenceFloat32,
+                             referenceFloat16, referenceQuant);
 }
 
 }  // namespace
