@@ -52,15 +52,20 @@ void transpose3(const T* in, T* out, uint32_t n, uint32_t a, uint32_t b) {
     const T* src = in + static_cast<size_t>(i) * a * b;
     T* dst = out + static_cast<size_t>(i) * a * b;
     for (uint32_t x = 0; x < a; ++x)
-      for (uint32_t y = 0; y < b; ++y) dst[static_cast<size_t>(y) * a + x] = src[static_cast<size_t>(x) * b + y];
+      for (uint32_t y = 0; y < b; ++y)
+        dst[static_cast<size_t>(y) * a + x] = src[static_cast<size_t>(x) * b + y];
   }
 }
 void transposeBytes(const void* in, void* out, uint32_t n, uint32_t a, uint32_t b,
                     uint32_t elemSize) {
   switch (elemSize) {
     case 1: transpose3(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), n, a, b); break;
-    case 2: transpose3(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), n, a, b); break;
-    default: transpose3(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out), n, a, b); break;
+    case 2:
+      transpose3(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), n, a, b);
+      break;
+    default:
+      transpose3(static_cast<const uint32_t*>(in), static_cast<uint32_t*>(out), n, a, b);
+      break;
   }
 }
 }  // namespace

@@ -1,7 +1,9 @@
 // The fast device's own convolution kernels, used where XNNPACK is not (quant8 always;
 // float16; float32 without constant weights or without XNNPACK): packed GEMMs (im2col rows
-// times weights repacked into column tiles) with an int8 dot-product micro-kernel whose
-// requantization is bit-exact with the reference, and channel-vectorized depthwise loops.
+// times weights repacked into column tiles; conv_gemm.cc) with an int8 dot-product
+// micro-kernel whose requantization is bit-exact with the reference, and channel-vectorized
+// depthwise loops (conv_depthwise.cc). Their inner loops are chosen per processor at run time
+// (conv_dispatch.h); quant8 results are the same at every ISA level.
 // Inputs and outputs are NHWC. `ks` is the calling execution's scratch; the kernels allocate
 // nothing once it has grown to the sizes they need.
 #pragma once
@@ -60,10 +62,9 @@ void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* 
                              ThreadPool* pool, KernelScratch& ks);
 void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signedData,
                              const void* input, const PackedQuantWeights& w,
-                             const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks);
+                             const int32_t* bias, void* output, ThreadPool* pool,
+                             KernelScratch& ks);
 
-// True when this build has the AVX-512 VNNI micro-kernel.
-bool haveVnniKernel();
 
 }  // namespace conv
 }  // namespace nn

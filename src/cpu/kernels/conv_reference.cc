@@ -24,7 +24,8 @@ void refConvFloat(const Geometry& g, const float* input, const float* filter, co
               const int32_t iw = tapPos(ow, kw, g.p.strideW, g.p.padLeft, g.p.dilationW, g.inW);
               if (iw < 0) continue;
               const float* in = input + nhwc(g, b, ih, iw);
-              const float* f = filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * g.inC;
+              const float* f =
+                  filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * g.inC;
               for (uint32_t ic = 0; ic < g.inC; ++ic) sum += in[ic] * f[ic];
             }
           }
@@ -84,7 +85,8 @@ void refConvQuant(const Geometry& g, const QuantParams& q, const TIn* input,
               const int32_t iw = tapPos(ow, kw, g.p.strideW, g.p.padLeft, g.p.dilationW, g.inW);
               if (iw < 0) continue;
               const TIn* in = input + nhwc(g, b, ih, iw);
-              const TFilter* f = filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * g.inC;
+              const TFilter* f =
+                  filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * g.inC;
               for (uint32_t ic = 0; ic < g.inC; ++ic)
                 acc += (static_cast<int32_t>(in[ic]) - q.inputZeroPoint) *
                        (static_cast<int32_t>(f[ic]) - q.filterZeroPoint);

@@ -14,6 +14,7 @@
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_dispatch.h"
 #include "cpu/xnnpack_util.h"
 #include "hal/log.h"
 
@@ -132,34 +133,35 @@ inline void forEachSource(const Geometry& g, uint32_t oh, uint32_t ow, const Fn&
   }
 }
 
+// The row loop comes from the run-time ISA table (conv_dispatch.h).
 void fastTransposeFloat(const Geometry& g, const float* input, const float* filterT,
                         const float* bias, float* output, ThreadPool* pool,
                         conv::KernelScratch& ks) {
-  float lo, hi;
-  activationRangeFloat(g.p.activation, &lo, &hi);
-  const uint32_t C = g.outC;
+  ConvTransposeFloatArgs a{};
+  a.batches = g.batches;
+  a.inH = g.inH;
+  a.inW = g.inW;
+  a.inC = g.inC;
+  a.outH = g.outH;
+  a.outW = g.outW;
+  a.outC = g.outC;
+  a.filterH = g.filterH;
+  a.filterW = g.filterW;
+  a.strideH = g.p.strideH;
+  a.strideW = g.p.strideW;
+  a.padTop = g.p.padTop;
+  a.padLeft = g.p.padLeft;
+  activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
+  a.input = input;
+  a.filter = filterT;
+  a.bias = bias;
+  a.output = output;
+  const auto rowsFn = conv::convIsaKernels().transposeFloatRows;
   const size_t rows = static_cast<size_t>(g.batches) * g.outH;
-  const size_t slots = conv::slotCount(pool, rows, sizeof(float) * C);
-  ks.slots.reserve(slots, sizeof(float) * C);
+  const size_t slots = conv::slotCount(pool, rows, sizeof(float) * g.outC);
+  ks.slots.reserve(slots, sizeof(float) * g.outC);
   conv::runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
-    float* acc = ks.slots.slot<float>(slot);
-    for (size_t row = begin; row < end; ++row) {
-      const uint32_t b = static_cast<uint32_t>(row / g.outH);
-      const uint32_t oh = static_cast<uint32_t>(row % g.outH);
-      for (uint32_t ow = 0; ow < g.outW; ++ow) {
-        std::copy(bias, bias + C, acc);
-        forEachSource(g, oh, ow, [&](uint32_t ih, uint32_t iw, uint32_t kh, uint32_t kw) {
-          const float* in = input + ((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC;
-          const float* f = filterT + (static_cast<size_t>(kh) * g.filterW + kw) * g.inC * C;
-          for (uint32_t ic = 0; ic < g.inC; ++ic, f += C) {
-            const float x = in[ic];
-            for (uint32_t oc = 0; oc < C; ++oc) acc[oc] += x * f[oc];
-          }
-        });
-        float* o = output + outPixel(g, b, oh, ow);
-        for (uint32_t oc = 0; oc < C; ++oc) o[oc] = std::min(hi, std::max(lo, acc[oc]));
-      }
-    }
+    rowsFn(a, begin, end, ks.slots.slot<float>(slot));
   });
 }
 

@@ -292,7 +292,8 @@ Status resolveGeometry(const ShapeContext& ctx, bool depthwise, Geometry* g) {
   const Shape& filter = ctx.inputShape(1);
   const Shape& bias = ctx.inputShape(2);
   if (input.rank() != 4) return ctx.fail("input 0: expected rank 4, got %u", input.rank());
-  if (filter.rank() != 4) return ctx.fail("input 1 (filter): expected rank 4, got %u", filter.rank());
+  if (filter.rank() != 4)
+    return ctx.fail("input 1 (filter): expected rank 4, got %u", filter.rank());
   if (bias.rank() != 1) return ctx.fail("input 2 (bias): expected rank 1, got %u", bias.rank());
 
   g->batches = input.dim(0);

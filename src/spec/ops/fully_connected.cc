@@ -20,7 +20,8 @@ Status resolveFullyConnected(const ShapeContext& ctx, FcShape* s) {
   const Shape& bias = ctx.inputShape(kBias);
   if (input.rank() < 2 || input.rank() > 4)
     return ctx.fail("input 0: rank must be 2 to 4, got %u", input.rank());
-  if (weights.rank() != 2) return ctx.fail("input 1 (weights): expected rank 2, got %u", weights.rank());
+  if (weights.rank() != 2)
+    return ctx.fail("input 1 (weights): expected rank 2, got %u", weights.rank());
   if (bias.rank() != 1) return ctx.fail("input 2 (bias): expected rank 1, got %u", bias.rank());
   s->units = weights.dim(0);
   s->inputSize = weights.dim(1);
