@@ -3,7 +3,9 @@
 //    (model build time, compilation time, per-inference latency distribution);
 //  * the fixed per-execution cost of the runtime, measured on a 4-element ADD model;
 //  * heap allocations on the steady-state path, counted by replacing malloc/operator new
-//    in this binary (the interposed symbols also catch calls made inside libneuralnetworks.so).
+//    in this binary (the interposed symbols also catch calls made inside libneuralnetworks.so);
+//  * with --concurrent, the aggregate MobileNet throughput of 2 application threads computing
+//    on one compilation (1 driver thread), against one application thread alone.
 //
 // Thread count comes from NNAPI_CPU_THREADS, which the CPU driver reads once per process;
 // --threads-sweep therefore re-executes this binary once per thread count.
@@ -25,6 +27,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 // ---------------------------------------------------------------------------------------------
@@ -146,6 +149,8 @@ struct Options {
   bool threadsSweep = false;
   bool skipMobilenet = false;
   bool skipFixed = false;
+  bool concurrent = false;
+  double concurrentSeconds = 5.0;  // duration of each concurrent-measure phase
   std::string json;
 };
 
@@ -161,6 +166,10 @@ void usage(const char* argv0) {
       "  --threads-sweep         re-run this binary with NNAPI_CPU_THREADS=1 and =2\n"
       "  --no-mobilenet          skip the MobileNet benchmark\n"
       "  --no-fixed              skip the fixed-cost benchmark\n"
+      "  --concurrent            only the concurrent measure: MobileNet throughput of 2\n"
+      "                          application threads on one compilation vs 1 thread\n"
+      "                          (sets NNAPI_CPU_THREADS=1 for this process)\n"
+      "  --concurrent-seconds S  duration of each concurrent phase (default 5)\n"
       "  --json FILE             also write the results as JSON\n",
       argv0);
 }
@@ -204,6 +213,8 @@ bool parseArgs(int argc, char** argv, Options* o) {
     else if (a == "--threads-sweep") o->threadsSweep = true;
     else if (a == "--no-mobilenet") o->skipMobilenet = true;
     else if (a == "--no-fixed") o->skipFixed = true;
+    else if (a == "--concurrent") o->concurrent = true;
+    else if (a == "--concurrent-seconds") o->concurrentSeconds = nextDouble("--concurrent-seconds");
     else if (a == "--json") o->json = next("--json");
     else if (a == "-h" || a == "--help") {
       usage(argv[0]);
@@ -742,6 +753,108 @@ void runMobileNet(const Options& opt, Results* res) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Concurrent: application threads sharing one MobileNet compilation, each computation on one
+// driver thread. Once the executions of a compilation no longer serialize inside the driver,
+// N such threads on N idle cores approach N times the throughput of one.
+// ---------------------------------------------------------------------------------------------
+constexpr int kConcurrentThreads = 2;
+
+// `threads` application threads compute MobileNet on `compilation`, a fresh execution per
+// inference, until `seconds` have passed. Returns inferences per second over the whole phase
+// (from the common start to the end of the last thread's last inference); *inferences gets the
+// total and *mismatches the outputs that differ bit for bit from `reference`.
+double measureThroughput(ANeuralNetworksCompilation* compilation, int threads, double seconds,
+                         const std::vector<float>& input, const std::vector<float>& reference,
+                         long* inferences, long* mismatches) {
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  Clock::time_point start;  // written before `go` is released, read after it is seen
+  std::vector<long> counts(threads, 0), bad(threads, 0);
+  std::vector<Clock::time_point> ends(threads);
+  auto body = [&](int t) {
+    std::vector<float> output(reference.size());
+    ready.fetch_add(1);
+    while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+    const auto deadline =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    do {
+      ANeuralNetworksExecution* e = nullptr;
+      CHECK_NN(ANeuralNetworksExecution_create(compilation, &e));
+      CHECK_NN(ANeuralNetworksExecution_setInput(e, 0, nullptr, input.data(),
+                                                 input.size() * sizeof(float)));
+      CHECK_NN(ANeuralNetworksExecution_setOutput(e, 0, nullptr, output.data(),
+                                                  output.size() * sizeof(float)));
+      CHECK_NN(ANeuralNetworksExecution_compute(e));
+      ANeuralNetworksExecution_free(e);
+      if (memcmp(output.data(), reference.data(), output.size() * sizeof(float)) != 0) ++bad[t];
+      ++counts[t];
+    } while (Clock::now() < deadline);
+    ends[t] = Clock::now();
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(body, t);
+  while (ready.load() < threads) std::this_thread::yield();
+  start = Clock::now();
+  go.store(true, std::memory_order_release);
+  for (std::thread& th : pool) th.join();
+  *inferences = 0;
+  *mismatches = 0;
+  Clock::time_point end = start;
+  for (int t = 0; t < threads; ++t) {
+    *inferences += counts[t];
+    *mismatches += bad[t];
+    end = std::max(end, ends[t]);
+  }
+  const double elapsed = std::chrono::duration<double>(end - start).count();
+  return elapsed > 0 ? double(*inferences) / elapsed : 0.0;
+}
+
+void runConcurrent(const Options& opt, Results* res) {
+  const MobileNetSpec spec = makeMobileNetSpec();
+  ANeuralNetworksModel* model = buildMobileNet(spec, nullptr);
+  ANeuralNetworksCompilation* compilation = nullptr;
+  CHECK_NN(ANeuralNetworksCompilation_create(model, &compilation));
+  CHECK_NN(ANeuralNetworksCompilation_setPreference(compilation,
+                                                    ANEURALNETWORKS_PREFER_SUSTAINED_SPEED));
+  CHECK_NN(ANeuralNetworksCompilation_finish(compilation));
+
+  std::vector<float> input(1 * 224 * 224 * 3);
+  Rng rng(42);
+  for (float& x : input) x = rng.uniform(-1.0f, 1.0f);
+  // The reference output, and warm-up (first-run set-up, caches, thread start).
+  std::vector<float> reference(1001);
+  for (int i = 0; i < std::max(opt.warmup, 1); ++i) {
+    ANeuralNetworksExecution* e = nullptr;
+    CHECK_NN(ANeuralNetworksExecution_create(compilation, &e));
+    CHECK_NN(ANeuralNetworksExecution_setInput(e, 0, nullptr, input.data(),
+                                               input.size() * sizeof(float)));
+    CHECK_NN(ANeuralNetworksExecution_setOutput(e, 0, nullptr, reference.data(),
+                                                reference.size() * sizeof(float)));
+    CHECK_NN(ANeuralNetworksExecution_compute(e));
+    ANeuralNetworksExecution_free(e);
+  }
+
+  long n1 = 0, bad1 = 0, n2 = 0, bad2 = 0;
+  const double ips1 =
+      measureThroughput(compilation, 1, opt.concurrentSeconds, input, reference, &n1, &bad1);
+  const double ips2 = measureThroughput(compilation, kConcurrentThreads, opt.concurrentSeconds,
+                                        input, reference, &n2, &bad2);
+  res->set("concurrent_app_threads", kConcurrentThreads);
+  res->set("concurrent_single_ips", ips1);
+  res->set("concurrent_single_inferences", double(n1));
+  res->set("concurrent_aggregate_ips", ips2);
+  res->set("concurrent_aggregate_inferences", double(n2));
+  res->set("concurrent_ratio", ips1 > 0 ? ips2 / ips1 : 0.0);
+  res->set("concurrent_output_mismatches", double(bad1 + bad2));
+  if (bad1 + bad2 != 0) {
+    fprintf(stderr, "WARNING: %ld concurrent MobileNet outputs differ from the sequential one\n",
+            bad1 + bad2);
+  }
+  ANeuralNetworksCompilation_free(compilation);
+  ANeuralNetworksModel_free(model);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fixed cost: ADD on 4-element tensors, where the kernel itself is a few nanoseconds and
 // everything measured is runtime overhead.
 // ---------------------------------------------------------------------------------------------
@@ -858,6 +971,10 @@ const Row kRows[] = {
     {"fixed_cycle_allocs", "ADD[4] allocations per full cycle", "", "%.2f"},
     {"fixed_reusable_compute_us", "ADD[4] compute on reusable execution", "us", "%.3f"},
     {"allocs_per_compute", "allocations per compute (reusable ADD)", "", "%.3f"},
+    {"concurrent_single_ips", "MobileNet throughput, 1 app thread", "inf/s", "%.2f"},
+    {"concurrent_aggregate_ips", "MobileNet throughput, 2 app threads (total)", "inf/s", "%.2f"},
+    {"concurrent_ratio", "MobileNet 2-thread / 1-thread throughput", "x", "%.2f"},
+    {"concurrent_output_mismatches", "MobileNet concurrent outputs != sequential", "", "%.0f"},
 };
 
 std::string fmtValue(const Row& r, const Results& res) {
@@ -968,6 +1085,25 @@ int runSweep(const Options& opt, int argc, char** argv) {
 int main(int argc, char** argv) {
   Options opt;
   if (!parseArgs(argc, argv, &opt)) return 2;
+  if (opt.concurrent) {
+    // One driver thread per computation, so that the application threads are the only
+    // parallelism. The driver reads NNAPI_CPU_THREADS when it first needs its pool, hence
+    // before any NNAPI call.
+    // TODO: ask the compilation for it with ANNLinux_Compilation_setCpuThreadCount(c, 1) once
+    // that API exists, and drop the environment variable.
+    setenv("NNAPI_CPU_THREADS", "1", 1);
+    Results res;
+    res.setStr("mode", "concurrent");
+    printf("nnapi_bench_e2e --concurrent: MobileNet v1, 1 driver thread per computation, "
+           "%d application threads vs 1, %.1f s per phase\n",
+           kConcurrentThreads, opt.concurrentSeconds);
+    fflush(stdout);
+    runConcurrent(opt, &res);
+    std::vector<std::pair<std::string, Results>> runs = {{"concurrent", res}};
+    printTable(runs);
+    if (!opt.json.empty() && !writeJsonFile(opt.json, runs)) return 1;
+    return 0;
+  }
   if (opt.threadsSweep) return runSweep(opt, argc, argv);
 
   Results res;
