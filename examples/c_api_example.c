@@ -8,6 +8,7 @@
  * exits 1.
  */
 #include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksDiagnostics.h> /* ANNLinux_resultCodeName: this runtime only */
 
 #include <math.h>
 #include <stdio.h>
@@ -17,29 +18,13 @@
 static int g_checks = 0;
 static int g_failures = 0;
 
-static const char* resultName(int code) {
-    switch (code) {
-        case ANEURALNETWORKS_NO_ERROR: return "NO_ERROR";
-        case ANEURALNETWORKS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-        case ANEURALNETWORKS_INCOMPLETE: return "INCOMPLETE";
-        case ANEURALNETWORKS_UNEXPECTED_NULL: return "UNEXPECTED_NULL";
-        case ANEURALNETWORKS_BAD_DATA: return "BAD_DATA";
-        case ANEURALNETWORKS_OP_FAILED: return "OP_FAILED";
-        case ANEURALNETWORKS_BAD_STATE: return "BAD_STATE";
-        case ANEURALNETWORKS_UNMAPPABLE: return "UNMAPPABLE";
-        case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE: return "OUTPUT_INSUFFICIENT_SIZE";
-        case ANEURALNETWORKS_UNAVAILABLE_DEVICE: return "UNAVAILABLE_DEVICE";
-        default: return "?";
-    }
-}
-
 /* Records one expectation about a result code; `what` says which call and which rule. */
 static int expectCode(const char* what, int got, int expected) {
     ++g_checks;
     if (got != expected) {
         ++g_failures;
-        fprintf(stderr, "FAIL: %s: got %d (%s), expected %d (%s)\n", what, got, resultName(got),
-                expected, resultName(expected));
+        fprintf(stderr, "FAIL: %s: got %d (%s), expected %d (%s)\n", what, got, ANNLinux_resultCodeName(got),
+                expected, ANNLinux_resultCodeName(expected));
         return 0;
     }
     return 1;

@@ -5,32 +5,32 @@ Runs build/bin/nnapi-cts over ../shared/cts with every feature level enabled
 (NNAPI_CPU_CLAIM_FEATURE_LEVEL), then, for each operation, counts the vectors that use it
 and how many pass, and lists the operand types (of the operation's first input) covered by
 passing vectors. A vector counts for every operation in it, so a failure may belong to
-another operation of the same model.
+another operation of the same model. The rows are the operations of the runtime's one list,
+NN_FOR_EACH_OPERATION in src/hal/operation_list.h.
 """
-import collections, json, os, subprocess, sys, tempfile
+import collections, json, os, re, subprocess, sys, tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 cts = os.environ.get("NNAPI_CTS_DIR", os.path.join(root, "..", "shared", "cts"))
 runner = os.path.join(root, os.environ.get("BUILD_DIR", "build"), "bin", "nnapi-cts")
-names = ["ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
-         "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED",
-         "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION",
-         "LOGISTIC", "LSH_PROJECTION", "LSTM", "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6",
-         "RESHAPE", "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
-         "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE",
-         "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN",
-         "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_RNN",
-         "BOX_WITH_NMS_LIMIT", "CAST", "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL",
-         "EXP", "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL",
-         "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL",
-         "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOG_SOFTMAX", "MAXIMUM", "MINIMUM",
-         "NEG", "NOT_EQUAL", "PAD_V2", "POW", "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM",
-         "RANDOM_MULTINOMIAL", "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN",
-         "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN",
-         "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D",
-         "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN", "RESIZE_NEAREST_NEIGHBOR",
-         "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL",
-         "PACK", "MIRROR_PAD", "REVERSE"]
+
+
+def operation_list(path):
+    """(code, name) of every X(NAME, CODE) of the NN_FOR_EACH_OPERATION macro, in list order."""
+    text = open(path).read()
+    body = []
+    for line in text[text.index("#define NN_FOR_EACH_OPERATION(X)"):].splitlines():
+        body.append(line)
+        if not line.rstrip().endswith("\\"):
+            break
+    ops = [(int(code), name) for name, code in re.findall(r"\bX\(\s*(\w+)\s*,\s*(\d+)\s*\)", "\n".join(body))]
+    if not ops:
+        sys.exit(f"status_table.py: no operations found in {path}")
+    return ops
+
+
+# The runtime's one operation list (codes from 10000 up are outside the public enum).
+operations = operation_list(os.path.join(root, "src", "hal", "operation_list.h"))
 short = {"TENSOR_FLOAT32": "f32", "TENSOR_FLOAT16": "f16", "TENSOR_QUANT8_ASYMM": "u8",
          "TENSOR_QUANT8_ASYMM_SIGNED": "s8", "TENSOR_INT32": "i32", "TENSOR_BOOL8": "bool",
          "TENSOR_QUANT16_ASYMM": "u16", "TENSOR_QUANT16_SYMM": "i16", "TENSOR_QUANT8_SYMM": "q8s",
@@ -62,8 +62,10 @@ for dirpath, _, files in os.walk(cts):
 
 print("| code | operation | vectors passing | input types covered by passing vectors |")
 print("|---:|---|---:|---|")
-for code, name in enumerate(names):
+for code, name in operations:
     n, p = total[name], passed[name]
     cell = f"{p}/{n}" if n else "no vectors"
     mark = "" if n and p == n else (" (missing)" if n and p == 0 else "")
+    if code >= 10000:
+        mark += " (experimental)"
     print(f"| {code} | {name}{mark} | {cell} | {' '.join(sorted(types[name]))} |")

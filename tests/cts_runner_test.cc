@@ -415,7 +415,9 @@ TEST(CtsSpec, NameTablesAndVersions) {
     EXPECT_EQ(cts::operationTypeFromName("RESIZE_NEAREST_NEIGHBOR"), ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR);
     EXPECT_EQ(cts::operationTypeFromName("QUANTIZED_LSTM"), ANEURALNETWORKS_QUANTIZED_LSTM);
     EXPECT_EQ(cts::operationTypeFromName("REVERSE"), ANEURALNETWORKS_REVERSE);
+    EXPECT_EQ(cts::operationTypeFromName("DENSIFY"), cts::kOperationDensify);
     EXPECT_EQ(cts::operationTypeFromName("add"), -1);
+    EXPECT_EQ(cts::operationTypeFromName(""), -1);
     EXPECT_EQ(cts::operandTypeFromName("TENSOR_QUANT8_ASYMM_SIGNED"), ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED);
     EXPECT_EQ(cts::operandTypeFromName("SUBGRAPH"), ANEURALNETWORKS_MODEL);
     EXPECT_EQ(cts::featureLevelOfVersion("V1_0"), 27);

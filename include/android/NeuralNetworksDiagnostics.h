@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include <android/NeuralNetworksTypes.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,6 +44,16 @@ int32_t ANNLinux_operationCodeFromName(const char* name);
 /* The name of a ResultCode without the ANEURALNETWORKS_ prefix ("NO_ERROR",
  * "BAD_DATA", ...), or "UNKNOWN_RESULT_CODE".  The string is static. */
 const char* ANNLinux_resultCodeName(int resultCode);
+
+/* Sets how many worker threads the built-in CPU devices (nnapi-cpu,
+ * nnapi-cpu-reference) use for the kernels of this compilation, the calling
+ * thread included; 1 runs everything on the thread that computes.  0 (the
+ * default) means the driver's default: $NNAPI_CPU_THREADS if set, else the
+ * number of online cores.  Compilations asking for the same count share one
+ * pool.  Must be called before ANeuralNetworksCompilation_finish (else
+ * BAD_STATE); more than 64 threads is BAD_DATA.  Other devices ignore it. */
+int ANNLinux_Compilation_setCpuThreadCount(ANeuralNetworksCompilation* compilation,
+                                           uint32_t threads);
 
 #ifdef __cplusplus
 }  /* extern "C" */

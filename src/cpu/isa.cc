@@ -66,7 +66,14 @@ CpuFeatures capped(CpuFeatures f) {
   if (strcmp(v, "baseline") == 0 || strcmp(v, "sse2") == 0) cap = IsaLevel::kBaseline;
   else if (strcmp(v, "avx2") == 0) cap = IsaLevel::kAvx2;
   else if (strcmp(v, "avx512") == 0) cap = IsaLevel::kAvx512;
-  else return f;
+  else if (strcmp(v, "avx512novnni") == 0) {
+    // AVX-512 without the int8 dot-product extension (Skylake-SP), to cover that path here.
+    cap = IsaLevel::kAvx512;
+    f.avx512vnni = false;
+    f.amxTile = f.amxInt8 = f.amxBf16 = false;
+  } else {
+    return f;
+  }
   if (cap < IsaLevel::kAvx512) {
     f.avx512f = f.avx512bw = f.avx512vl = f.avx512dq = f.avx512vnni = f.avx512fp16 = false;
     f.amxTile = f.amxInt8 = f.amxBf16 = false;

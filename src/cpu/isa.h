@@ -1,7 +1,7 @@
 // Run-time instruction-set selection. The library is compiled for baseline x86-64; kernels
 // built for wider ISAs (per file, with target flags) are chosen here at run time from what the
 // processor and OS support, capped by NNAPI_CPU_ISA=baseline|avx2|avx512 so tests can cover
-// every path on one machine.
+// every path on one machine (avx512novnni: AVX-512 without VNNI).
 #pragma once
 
 namespace nn {

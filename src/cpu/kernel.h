@@ -51,7 +51,6 @@ class SubgraphRunner {
 struct ExecutionEnv {
   ThreadPool* threadPool = nullptr;
   bool relaxed = false;
-  bool referenceKernels = false;  // TRANSITIONAL: kernels not yet split into two functions
   uint64_t loopTimeoutNs = 2000000000ull;
   uint64_t deadlineNs = 0;        // absolute CLOCK_MONOTONIC; 0 = none
   const Model* model = nullptr;
@@ -62,20 +61,25 @@ struct ExecutionEnv {
 // The kernel's view: shapes and data (ShapeContext) plus the driver's resources.
 class OpContext : public ShapeContext {
  public:
+  // During execution: the read-only state init built, and this execution's scratch.
   OpContext(const Operation& op, uint32_t operationIndex, OperandSlot* slots,
-            const ExecutionEnv& env, std::unique_ptr<OpState>* state,
-            std::unique_ptr<OpScratch>* scratch = nullptr)
+            const ExecutionEnv& env, const OpState* state, std::unique_ptr<OpScratch>* scratch)
       : ShapeContext(op, operationIndex, slots, env.relaxed),
         env_(env),
         state_(state),
         scratch_(scratch) {}
+  // During compilation (shape inference, init): init may set the state; there is no scratch.
+  OpContext(const Operation& op, uint32_t operationIndex, OperandSlot* slots,
+            const ExecutionEnv& env, std::unique_ptr<OpState>* initState)
+      : ShapeContext(op, operationIndex, slots, env.relaxed), env_(env), initState_(initState) {}
 
   ThreadPool* threadPool() const { return env_.threadPool; }
-  bool useReferenceKernels() const { return env_.referenceKernels; }
   const ExecutionEnv& env() const { return env_; }
-  OpState* state() const { return state_ ? state_->get() : nullptr; }
+  // Read-only: built once by init, shared by concurrent executions.
+  const OpState* state() const { return initState_ ? initState_->get() : state_; }
+  // Only init (compilation) stores state; at execution this is a no-op.
   void setState(std::unique_ptr<OpState> s) {
-    if (state_) *state_ = std::move(s);
+    if (initState_) *initState_ = std::move(s);
   }
   // This execution's scratch for this operation (nullptr until set, and always during init).
   OpScratch* scratch() const { return scratch_ ? scratch_->get() : nullptr; }
@@ -90,8 +94,9 @@ class OpContext : public ShapeContext {
 
  private:
   const ExecutionEnv& env_;
-  std::unique_ptr<OpState>* state_;
-  std::unique_ptr<OpScratch>* scratch_;
+  const OpState* state_ = nullptr;
+  std::unique_ptr<OpState>* initState_ = nullptr;
+  std::unique_ptr<OpScratch>* scratch_ = nullptr;
 };
 
 struct CpuKernel {

@@ -2,11 +2,9 @@
 
 namespace nn {
 
-// Each operation's kernel file defines kCpuKernel_<NAME>.
-// TRANSITIONAL: weak until every kernel lives in src/cpu/kernels (then a missing kernel is a
-// link error).
-#define NN_DECLARE_KERNEL(name, code) \
-  extern const CpuKernel kCpuKernel_##name __attribute__((weak));
+// Each operation's kernel file defines kCpuKernel_<NAME>; referencing every entry of the list
+// here makes a missing kernel a link error.
+#define NN_DECLARE_KERNEL(name, code) extern const CpuKernel kCpuKernel_##name;
 NN_FOR_EACH_OPERATION(NN_DECLARE_KERNEL)
 #undef NN_DECLARE_KERNEL
 

@@ -95,7 +95,7 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
   pm->model_ = std::move(model);
   pm->env_.threadPool = ThreadPool::shared(threads);
   pm->env_.relaxed = pm->model_->relaxComputationFloat32toFloat16;
-  pm->env_.referenceKernels = referenceKernels;
+  pm->reference_ = referenceKernels;
   pm->env_.model = pm->model_.get();
   // Referenced subgraphs get their shapes at run time from their callers (IF/WHILE).
   pm->referenced_.resize(pm->model_->referenced.size());
@@ -171,7 +171,7 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
     const Operation& op = sg.operations[opIndex];
     const OperationSpec& spec = *plan.specs[opIndex];
     const CpuKernel& kernel = *plan.kernels[opIndex];
-    OpContext ctx(op, opIndex, slots.data(), env, &plan.states[opIndex], &scratch[opIndex]);
+    OpContext ctx(op, opIndex, slots.data(), env, plan.states[opIndex].get(), &scratch[opIndex]);
     if (reprepareAll || !plan.opStatic[opIndex]) {
       for (uint32_t i = 0; i < op.inputs.size(); ++i) {
         if (slots[op.inputs[i]].omitted && !inputMayBeOmitted(spec, i)) {
@@ -288,7 +288,7 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
     plan->specs[opIndex] = spec;
     plan->kernels[opIndex] = kernel;
     // The reference device runs the simple kernel where an operation has a separate one.
-    plan->execute[opIndex] = env_.referenceKernels && kernel->executeReference
+    plan->execute[opIndex] = reference_ && kernel->executeReference
                                  ? kernel->executeReference
                                  : kernel->execute;
   }
@@ -338,7 +338,7 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
     const Operation& op = sg.operations[opIndex];
     const CpuKernel& kernel = *plan->kernels[opIndex];
     // init builds state for the fast kernel; a separate reference kernel does not use it.
-    if (kernel.init != nullptr && !(env_.referenceKernels && kernel.executeReference)) {
+    if (kernel.init != nullptr && !(reference_ && kernel.executeReference)) {
       OpContext ctx(op, opIndex, slots.data(), env_, &plan->states[opIndex]);
       NN_RETURN_IF_ERROR(kernel.init(ctx));
     }
@@ -432,7 +432,8 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
              request.inputs.size(), request.outputs.size(), sg.inputIndexes.size(),
              sg.outputIndexes.size());
   }
-  std::lock_guard<std::mutex> lock(mutex_);
+  // No lock: the plan and every OpState are read-only here; all that a computation writes
+  // lives in `st`, which belongs to this execution.
   ExecutionEnv env = env_;
   env.loopTimeoutNs = options.loopTimeoutNs;
   env.deadlineNs = options.deadlineNs;

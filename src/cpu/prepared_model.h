@@ -22,7 +22,7 @@ struct SubgraphPlan {
   std::vector<Status (*)(OpContext&)> execute;  // per operation: the device's kernel function
   std::vector<OperandSlot> templateSlots;   // constants bound, static shapes inferred
   std::vector<uint8_t> opStatic;            // per operation: prepare already done
-  mutable std::vector<std::unique_ptr<OpState>> states;  // per operation
+  std::vector<std::unique_ptr<OpState>> states;  // per operation, built by init, then read-only
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;
@@ -55,11 +55,9 @@ class CpuPreparedModel : public PreparedModel {
 
   std::shared_ptr<const Model> model_;
   ExecutionEnv env_;
+  bool reference_ = false;  // the reference device: executeReference where a kernel has one
   SubgraphPlan main_;
   std::vector<SubgraphPlan> referenced_;
-  // Kernels keep mutable state (e.g. XNNPACK operators are set up per run), so the
-  // computations of one prepared model are serialized.
-  mutable std::mutex mutex_;
   // Execution states of finished executions, reused by the next ones.
   mutable std::mutex poolMutex_;
   mutable std::vector<std::unique_ptr<ExecutionState>> statePool_;

@@ -1,8 +1,8 @@
 #include "cpu/xnnpack_util.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 namespace nn {
 
@@ -104,7 +104,6 @@ bool XnnConvolution::create(const XnnConvConfig& c, const float* kernel, const f
 bool XnnConvolution::run(size_t batches, size_t height, size_t width, const float* input,
                          float* output, ThreadPool* pool, std::string* error) {
 #if NNAPI_HAVE_XNNPACK
-  std::lock_guard<std::mutex> lock(mutex_);
   const XnnConvConfig& c = config_;
   const double macs = static_cast<double>(batches) * height * width * c.kernelH * c.kernelW *
                       c.groups * c.groupInputChannels * c.groupOutputChannels /
@@ -168,7 +167,6 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
                            uint32_t adjustmentW, const float* input, float* output,
                            ThreadPool* pool, std::string* error) {
 #if NNAPI_HAVE_XNNPACK
-  std::lock_guard<std::mutex> lock(mutex_);
   const XnnDeconvConfig& c = config_;
   const double macs = static_cast<double>(batches) * height * width * c.kernelH * c.kernelW *
                       c.groups * c.groupInputChannels * c.groupOutputChannels;
@@ -237,7 +235,6 @@ bool XnnFullyConnected::create(size_t inputChannels, size_t outputChannels, cons
 bool XnnFullyConnected::run(size_t batches, const float* input, float* output, ThreadPool* pool,
                             std::string* error) {
 #if NNAPI_HAVE_XNNPACK
-  std::lock_guard<std::mutex> lock(mutex_);
   pthreadpool_t tp = xnnThreadPool(
       pool, static_cast<double>(batches) * inputChannels_ * outputChannels_);
   if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
@@ -266,6 +263,43 @@ bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b) {
          a.groupInputChannels == b.groupInputChannels &&
          a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
          a.outputMax == b.outputMax && a.depthwise == b.depthwise;
+}
+
+bool sameConfig(const XnnDeconvConfig& a, const XnnDeconvConfig& b) {
+  return a.padTop == b.padTop && a.padRight == b.padRight && a.padBottom == b.padBottom &&
+         a.padLeft == b.padLeft && a.kernelH == b.kernelH && a.kernelW == b.kernelW &&
+         a.strideH == b.strideH && a.strideW == b.strideW && a.groups == b.groups &&
+         a.groupInputChannels == b.groupInputChannels &&
+         a.groupOutputChannels == b.groupOutputChannels && a.outputMin == b.outputMin &&
+         a.outputMax == b.outputMax;
+}
+
+// The parameter checks of xnn_create_*_f32 (NaN bounds, empty sizes, min >= max, a
+// depthwise flag with more than one input channel per group): what makes XNNPACK reject a
+// configuration other than running out of memory.
+namespace {
+bool validBounds(float lo, float hi) { return !std::isnan(lo) && !std::isnan(hi) && lo < hi; }
+}  // namespace
+
+bool xnnConvolutionSupported(const XnnConvConfig& c) {
+  if (!xnnpackAvailable()) return false;
+  return c.kernelH > 0 && c.kernelW > 0 && c.strideH > 0 && c.strideW > 0 && c.dilationH > 0 &&
+         c.dilationW > 0 && c.groups > 0 && c.groupInputChannels > 0 &&
+         c.groupOutputChannels > 0 && validBounds(c.outputMin, c.outputMax) &&
+         (!c.depthwise || c.groupInputChannels == 1);
+}
+
+bool xnnDeconvolutionSupported(const XnnDeconvConfig& c) {
+  if (!xnnpackAvailable()) return false;
+  return c.kernelH > 0 && c.kernelW > 0 && c.strideH > 0 && c.strideW > 0 && c.groups > 0 &&
+         c.groupInputChannels > 0 && c.groupOutputChannels > 0 &&
+         validBounds(c.outputMin, c.outputMax);
+}
+
+bool xnnFullyConnectedSupported(size_t inputChannels, size_t outputChannels, float outputMin,
+                                float outputMax) {
+  if (!xnnpackAvailable()) return false;
+  return inputChannels > 0 && outputChannels > 0 && validBounds(outputMin, outputMax);
 }
 
 }  // namespace nn

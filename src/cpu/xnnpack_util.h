@@ -1,12 +1,17 @@
 // XNNPACK process-wide initialization and small RAII helpers for its operators.
 // Everything degrades to "not available" when the build has no XNNPACK
 // (NNAPI_HAVE_XNNPACK=0) or the CPU is unsupported, so callers keep a portable path.
+//
+// An XNNPACK operator binds its input/output pointers and thread pool at setup, so one
+// operator can serve only one computation at a time: kernels keep these wrappers in their
+// per-execution scratch (OpScratch), never in the shared prepared state, and the wrappers have
+// no locking. (This XNNPACK has no weights cache: creating an operator packs its weights, so
+// each execution state packs once, on its first computation.)
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "cpu/thread_pool.h"
@@ -46,7 +51,6 @@ const char* xnnStatusName(xnn_status status);
 #endif
 
 // A float32 NHWC convolution (regular or depthwise) with weights packed once at creation.
-// run() is safe to call from several executions at once (they serialize on the operator).
 struct XnnConvConfig {
   uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;
   uint32_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
@@ -58,6 +62,13 @@ struct XnnConvConfig {
 
 // Every field equal: an operator created for `a` can serve `b`.
 bool sameConfig(const XnnConvConfig& a, const XnnConvConfig& b);
+
+// XNNPACK is usable and the parameters pass the checks its create function makes, so the
+// fast path can be chosen at compilation without creating (and packing) an operator there.
+// Creation can still fail (out of memory); run-time callers then fall back.
+bool xnnConvolutionSupported(const XnnConvConfig& c);
+
+// Not thread-safe: owned by one execution (see above).
 
 class XnnConvolution {
  public:
@@ -75,7 +86,6 @@ class XnnConvolution {
            ThreadPool* pool, std::string* error);
 
  private:
-  std::mutex mutex_;
   void* op_ = nullptr;
   XnnConvConfig config_;
   // Last setup; the indirection buffers stay valid while these are unchanged.
@@ -96,6 +106,10 @@ struct XnnDeconvConfig {
   float outputMin = 0, outputMax = 0;
 };
 
+bool sameConfig(const XnnDeconvConfig& a, const XnnDeconvConfig& b);
+bool xnnDeconvolutionSupported(const XnnDeconvConfig& c);
+
+// Not thread-safe: owned by one execution (see above).
 class XnnDeconvolution {
  public:
   XnnDeconvolution() = default;
@@ -112,7 +126,6 @@ class XnnDeconvolution {
            std::string* error);
 
  private:
-  std::mutex mutex_;
   void* op_ = nullptr;
   XnnDeconvConfig config_;
   size_t lastBatches_ = 0, lastHeight_ = 0, lastWidth_ = 0;
@@ -122,6 +135,10 @@ class XnnDeconvolution {
   void* lastPool_ = nullptr;
 };
 
+bool xnnFullyConnectedSupported(size_t inputChannels, size_t outputChannels, float outputMin,
+                                float outputMax);
+
+// Not thread-safe: owned by one execution (see above).
 class XnnFullyConnected {
  public:
   XnnFullyConnected() = default;
@@ -137,7 +154,6 @@ class XnnFullyConnected {
            std::string* error);
 
  private:
-  std::mutex mutex_;
   void* op_ = nullptr;
   size_t inputChannels_ = 0, outputChannels_ = 0;
   size_t lastBatches_ = 0;

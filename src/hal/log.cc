@@ -1,6 +1,5 @@
 #include "hal/log.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 
@@ -8,11 +7,16 @@ namespace nn {
 namespace {
 thread_local std::string tLastError;
 
-std::string vformat(const char* fmt, va_list args) {
+void printError(const std::string& message) {
+  fprintf(stderr, "nnapi: error: %s\n", message.c_str());
+}
+}  // namespace
+
+std::string vformatMessage(const char* fmt, va_list args) {
   char stackBuf[512];
   va_list copy;
   va_copy(copy, args);
-  int n = vsnprintf(stackBuf, sizeof(stackBuf), fmt, copy);
+  const int n = vsnprintf(stackBuf, sizeof(stackBuf), fmt, copy);
   va_end(copy);
   if (n < 0) return fmt;
   if (static_cast<size_t>(n) < sizeof(stackBuf)) return std::string(stackBuf, n);
@@ -21,7 +25,6 @@ std::string vformat(const char* fmt, va_list args) {
   out.resize(n);
   return out;
 }
-}  // namespace
 
 bool loggingEnabled() {
   static const bool enabled = [] {
@@ -31,29 +34,23 @@ bool loggingEnabled() {
   return enabled;
 }
 
-
-void logError(const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  tLastError = vformat(fmt, args);
-  va_end(args);
-  if (loggingEnabled()) fprintf(stderr, "nnapi: error: %s\n", tLastError.c_str());
+void recordLastError(std::string message) {
+  tLastError = std::move(message);
+  if (loggingEnabled() && !tLastError.empty()) printError(tLastError);
 }
+
+const std::string& lastError() { return tLastError; }
+
+void clearLastError() { tLastError.clear(); }
 
 void logInfo(const char* fmt, ...) {
   if (!loggingEnabled()) return;
   va_list args;
   va_start(args, fmt);
-  std::string s = vformat(fmt, args);
+  const std::string line = vformatMessage(fmt, args);
   va_end(args);
-  fprintf(stderr, "nnapi: %s\n", s.c_str());
+  // One fprintf per line so lines from concurrent threads do not interleave.
+  fprintf(stderr, "nnapi: %s\n", line.c_str());
 }
-
-void setLastError(const std::string& message) {
-  tLastError = message;
-  if (loggingEnabled() && !message.empty()) fprintf(stderr, "nnapi: error: %s\n", message.c_str());
-}
-const std::string& lastError() { return tLastError; }
-void clearLastError() { tLastError.clear(); }
 
 }  // namespace nn

@@ -1,20 +1,27 @@
-// Diagnostics: every rejection records a message as the calling thread's last error
-// (ANNLinux_getLastErrorMessage) and prints it to stderr when NNAPI_LOG is set.
+// Diagnostics. The calling thread's last error (what ANNLinux_getLastErrorMessage returns) is
+// written only by the C API boundary (runtime/api_result.h: record), from the error value a
+// call returned; code below the boundary returns its errors as values (Status, ApiResult)
+// and never touches it.
 #pragma once
 
+#include <cstdarg>
 #include <string>
 
 #include "hal/types.h"
 
 namespace nn {
 
-// printf-style; records and (optionally) logs. Returns nothing so callers choose the code.
-void logError(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-// Informational line, printed only when NNAPI_LOG is set.
-void logInfo(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-void setLastError(const std::string& message);
+// The boundary's store: `message` becomes the last error (empty clears it) and is printed to
+// stderr when NNAPI_LOG is set and non-empty.
+void recordLastError(std::string message);
 const std::string& lastError();
 void clearLastError();
+
+// vprintf into a std::string (for printf-style error constructors).
+std::string vformatMessage(const char* fmt, va_list args);
+
+// Informational line, printed only when NNAPI_LOG is set.
+void logInfo(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 bool loggingEnabled();
 
 }  // namespace nn

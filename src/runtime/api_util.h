@@ -1,9 +1,11 @@
-// Shared helpers of the C entry points: handle casts and NULL checks that log which argument.
+// Shared helpers of the C entry points: handle casts, and (runtime/api_result.h) the boundary
+// that records each call's outcome: every entry point is `return apiCall([&]() -> ApiResult
+// { ... });`, whose body returns an ApiResult on every path (NN_API_CHECK_NULL included).
 #pragma once
 
 #include <android/NeuralNetworks.h>
 
-#include "hal/log.h"
+#include "runtime/api_result.h"
 
 namespace nn {
 
@@ -30,15 +32,3 @@ inline RuntimeBurst* fromHandle(ANeuralNetworksBurst* h) { return reinterpret_ca
 inline const Device* fromHandle(const ANeuralNetworksDevice* h) { return reinterpret_cast<const Device*>(h); }
 
 }  // namespace nn
-
-// Returns UNEXPECTED_NULL (and records which argument) when `ptr` is NULL.
-#define NN_API_CHECK_NULL(fn, ptr)                                              \
-  do {                                                                          \
-    if ((ptr) == nullptr) {                                                     \
-      ::nn::logError("%s: argument '%s' is NULL", fn, #ptr);                    \
-      return ANEURALNETWORKS_UNEXPECTED_NULL;                                   \
-    }                                                                           \
-  } while (0)
-
-// Every entry point starts from a clean per-thread error message.
-#define NN_API_BEGIN() ::nn::clearLastError()

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hal/device.h"
+#include "runtime/api_result.h"
 
 namespace nn {
 
@@ -17,11 +18,12 @@ class RuntimeCompilation {
   RuntimeCompilation(const RuntimeModel* model, std::vector<const Device*> devices,
                      bool explicitDevices);
 
-  int setPreference(int32_t preference);
-  int setPriority(int priority);
-  int setCaching(const char* cacheDir, const uint8_t* token);
-  int setTimeout(uint64_t durationNs);
-  int finish();
+  ApiResult setPreference(int32_t preference);
+  ApiResult setPriority(int priority);
+  ApiResult setCaching(const char* cacheDir, const uint8_t* token);
+  ApiResult setTimeout(uint64_t durationNs);
+  ApiResult setCpuThreadCount(uint32_t threads);
+  ApiResult finish();
 
   bool isFinished() const { return finished_; }
   bool isValid() const { return finished_ && prepared_ != nullptr; }
@@ -32,7 +34,7 @@ class RuntimeCompilation {
   const Device* device() const { return chosen_; }
 
  private:
-  int checkMutable(const char* function) const;
+  ApiResult checkMutable(const char* function) const;
 
   const RuntimeModel* model_;
   std::shared_ptr<const Model> canonical_;

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "cpu/cpu_device.h"
+#include "hal/builtin_drivers.h"
 
 namespace nn {
 
 const std::vector<const Device*>& allDevices() {
-  static const std::vector<const Device*> devices = {cpuDevice(), cpuReferenceDevice()};
+  static const std::vector<const Device*> devices = builtinDevices();
   return devices;
 }
 

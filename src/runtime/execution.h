@@ -12,23 +12,26 @@
 #include <vector>
 
 #include "hal/device.h"
+#include "runtime/api_result.h"
 
 namespace nn {
 
 class RuntimeCompilation;
 class RuntimeMemory;
 
-// Completion signal of an asynchronous computation (or of a sync fence).
+// Completion signal of an asynchronous computation (or of a sync fence). It holds the
+// computation's outcome, message included, so that whichever thread waits can record it.
 class RuntimeEvent {
  public:
   // An event already signalled with `result`.
-  static std::unique_ptr<RuntimeEvent> signalled(int result);
+  static std::unique_ptr<RuntimeEvent> signalled(ApiResult result);
   // An event that completes when `work` returns (run on a worker thread).
-  static std::unique_ptr<RuntimeEvent> run(std::function<int()> work);
+  static std::unique_ptr<RuntimeEvent> run(std::function<ApiResult()> work);
   // An event backed by a sync fence fd (waited for with poll).
   static std::unique_ptr<RuntimeEvent> fromSyncFence(int fd);
   ~RuntimeEvent();
-  int wait();
+  // Blocks until completion; every wait returns the same outcome.
+  ApiResult wait();
   int syncFenceFd() const { return fenceFd_; }
 
  private:
@@ -36,7 +39,7 @@ class RuntimeEvent {
   std::mutex mutex_;
   std::condition_variable cv_;
   bool done_ = false;
-  int result_ = ANEURALNETWORKS_NO_ERROR;
+  ApiResult result_;
   std::thread worker_;
   int fenceFd_ = -1;
 };
@@ -56,41 +59,47 @@ class RuntimeExecution {
   explicit RuntimeExecution(const RuntimeCompilation* compilation);
   ~RuntimeExecution();
 
-  int setInput(int32_t index, const ANeuralNetworksOperandType* type, const void* buffer,
-               size_t length);
-  int setInputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
-                         const RuntimeMemory* memory, size_t offset, size_t length);
-  int setOutput(int32_t index, const ANeuralNetworksOperandType* type, void* buffer, size_t length);
-  int setOutputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
-                          const RuntimeMemory* memory, size_t offset, size_t length);
-  int setMeasureTiming(bool measure);
-  int setTimeout(uint64_t durationNs);
-  int setLoopTimeout(uint64_t durationNs);
-  int enableInputAndOutputPadding(bool enable);
-  int setReusable(bool reusable);
+  ApiResult setInput(int32_t index, const ANeuralNetworksOperandType* type, const void* buffer,
+                     size_t length);
+  ApiResult setInputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
+                               const RuntimeMemory* memory, size_t offset, size_t length);
+  ApiResult setOutput(int32_t index, const ANeuralNetworksOperandType* type, void* buffer,
+                      size_t length);
+  ApiResult setOutputFromMemory(int32_t index, const ANeuralNetworksOperandType* type,
+                                const RuntimeMemory* memory, size_t offset, size_t length);
+  ApiResult setMeasureTiming(bool measure);
+  ApiResult setTimeout(uint64_t durationNs);
+  ApiResult setLoopTimeout(uint64_t durationNs);
+  ApiResult enableInputAndOutputPadding(bool enable);
+  ApiResult setReusable(bool reusable);
 
-  int compute();
-  int burstCompute(RuntimeBurst* burst);
-  int startCompute(std::unique_ptr<RuntimeEvent>* event);
-  int startComputeWithDependencies(const std::vector<RuntimeEvent*>& dependencies,
-                                   uint64_t durationNs, std::unique_ptr<RuntimeEvent>* event);
+  ApiResult compute();
+  ApiResult burstCompute(RuntimeBurst* burst);
+  ApiResult startCompute(std::unique_ptr<RuntimeEvent>* event);
+  ApiResult startComputeWithDependencies(const std::vector<RuntimeEvent*>& dependencies,
+                                         uint64_t durationNs, std::unique_ptr<RuntimeEvent>* event);
 
-  int getOutputOperandRank(int32_t index, uint32_t* rank) const;
-  int getOutputOperandDimensions(int32_t index, uint32_t* dimensions) const;
-  int getDuration(int32_t durationCode, uint64_t* duration) const;
+  ApiResult getOutputOperandRank(int32_t index, uint32_t* rank) const;
+  ApiResult getOutputOperandDimensions(int32_t index, uint32_t* dimensions) const;
+  ApiResult getDuration(int32_t durationCode, uint64_t* duration) const;
   bool isComputing() const { return state_.load() == State::COMPUTATION; }
 
  private:
   enum class State { PREPARATION, COMPUTATION, COMPLETED };
-  int setArgument(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
-                  void* pointer, size_t length, bool omitted, const char* fn);
+  ApiResult setArgument(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
+                        void* pointer, size_t length, bool omitted, const char* fn);
   // State checks shared by every way of starting a computation; moves to COMPUTATION.
-  int beginComputation(const char* fn);
-  int setFromMemory(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
-                    const RuntimeMemory* memory, size_t offset, size_t length);
-  // Runs the computation on the calling thread and moves to COMPLETED.
-  int run();
-  int checkCompleted(const char* fn, int32_t index) const;
+  ApiResult beginComputation(const char* fn);
+  ApiResult setFromMemory(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
+                          const RuntimeMemory* memory, size_t offset, size_t length);
+  // Runs the computation on the calling thread and moves to COMPLETED. `fn` (the entry point
+  // that started it) prefixes the message of a failure.
+  ApiResult run(const char* fn);
+  // Stores the outcome of a computation and moves to COMPLETED; returns the outcome.
+  ApiResult complete(ApiResult outcome);
+  // OUTPUT_INSUFFICIENT_SIZE with the computed shape when output `index` did not fit.
+  ApiResult insufficientOutput(const char* fn, int32_t index) const;
+  ApiResult checkCompleted(const char* fn, int32_t index) const;
 
   const RuntimeCompilation* compilation_;
   std::shared_ptr<PreparedModel> prepared_;
@@ -102,7 +111,7 @@ class RuntimeExecution {
   std::unique_ptr<ExecutionState> driverState_;
   std::vector<OutputShape> outputShapes_;
   Timing timing_;
-  int result_ = ANEURALNETWORKS_NO_ERROR;
+  ApiResult result_;  // outcome of the last computation, message included
   bool measureTiming_ = false;
   bool reusable_ = false;
   bool padding_ = false;

@@ -9,8 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "hal/log.h"
-
 namespace nn {
 namespace {
 
@@ -32,25 +30,27 @@ class FdMemory : public Memory {
 
 }  // namespace
 
-int RuntimeMemory::createFromFd(size_t size, int protect, int fd, size_t offset,
-                                std::unique_ptr<RuntimeMemory>* out) {
+ApiResult RuntimeMemory::createFromFd(size_t size, int protect, int fd, size_t offset,
+                                      std::unique_ptr<RuntimeMemory>* out) {
   if (size == 0) {
-    logError("ANeuralNetworksMemory_createFromFd: size must be > 0");
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "ANeuralNetworksMemory_createFromFd: size must be > 0");
   }
   if (fd < 0) {
-    logError("ANeuralNetworksMemory_createFromFd: invalid file descriptor %d", fd);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "ANeuralNetworksMemory_createFromFd: invalid file descriptor %d", fd);
   }
   if ((protect & ~(PROT_READ | PROT_WRITE)) != 0) {
-    logError("ANeuralNetworksMemory_createFromFd: protect must be PROT_NONE or a combination of "
-             "PROT_READ|PROT_WRITE, got 0x%x", protect);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(
+        ANEURALNETWORKS_BAD_DATA,
+        "ANeuralNetworksMemory_createFromFd: protect must be PROT_NONE or a combination of "
+        "PROT_READ|PROT_WRITE, got 0x%x",
+        protect);
   }
   const int dupFd = dup(fd);
   if (dupFd < 0) {
-    logError("ANeuralNetworksMemory_createFromFd: dup(%d) failed: %s", fd, strerror(errno));
-    return ANEURALNETWORKS_OP_FAILED;
+    return apiError(ANEURALNETWORKS_OP_FAILED,
+                    "ANeuralNetworksMemory_createFromFd: dup(%d) failed: %s", fd, strerror(errno));
   }
   // mmap needs a page-aligned offset; map from the enclosing page and remember the delta.
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -58,8 +58,7 @@ int RuntimeMemory::createFromFd(size_t size, int protect, int fd, size_t offset,
   const size_t delta = offset - alignedOffset;
   if (size > SIZE_MAX - delta) {
     close(dupFd);
-    logError("ANeuralNetworksMemory_createFromFd: size overflows");
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "ANeuralNetworksMemory_createFromFd: size overflows");
   }
   const size_t mapLength = size + delta;
   const int mapProt = protect == 0 ? PROT_READ : protect;
@@ -67,24 +66,26 @@ int RuntimeMemory::createFromFd(size_t size, int protect, int fd, size_t offset,
   if (base == MAP_FAILED) {
     const int err = errno;
     close(dupFd);
-    logError("ANeuralNetworksMemory_createFromFd: mmap of %zu bytes at offset %zu failed: %s",
-             size, offset, strerror(err));
-    return ANEURALNETWORKS_UNMAPPABLE;
+    return apiError(
+        ANEURALNETWORKS_UNMAPPABLE,
+        "ANeuralNetworksMemory_createFromFd: mmap of %zu bytes at offset %zu failed: %s", size,
+        offset, strerror(err));
   }
   // A mapping past the end of the file would SIGBUS on access; reject it now.
   off_t fileEnd = lseek(dupFd, 0, SEEK_END);
   if (fileEnd >= 0 && static_cast<uint64_t>(fileEnd) < static_cast<uint64_t>(offset) + size) {
     munmap(base, mapLength);
     close(dupFd);
-    logError("ANeuralNetworksMemory_createFromFd: offset %zu + size %zu exceeds the file size %lld",
-             offset, size, static_cast<long long>(fileEnd));
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(
+        ANEURALNETWORKS_BAD_DATA,
+        "ANeuralNetworksMemory_createFromFd: offset %zu + size %zu exceeds the file size %lld",
+        offset, size, static_cast<long long>(fileEnd));
   }
   auto mem = std::make_shared<FdMemory>(static_cast<uint8_t*>(base), mapLength, delta, size, dupFd);
   out->reset(new RuntimeMemory(std::move(mem)));
   (*out)->readable_ = (protect & PROT_READ) != 0;
   (*out)->writable_ = (protect & PROT_WRITE) != 0;
-  return ANEURALNETWORKS_NO_ERROR;
+  return apiOk();
 }
 
 namespace {
@@ -100,18 +101,19 @@ class HostMemory : public Memory {
 };
 }  // namespace
 
-int RuntimeMemory::createFromDesc(const DescMemoryInfo& info, std::unique_ptr<RuntimeMemory>* out) {
+ApiResult RuntimeMemory::createFromDesc(const DescMemoryInfo& info,
+                                        std::unique_ptr<RuntimeMemory>* out) {
   const uint64_t bytes = elementCount(info.dimensions) * elementSize(info.type);
   auto mem = std::make_shared<HostMemory>(static_cast<size_t>(bytes));
   if (mem->data() == nullptr) {
-    logError("ANeuralNetworksMemory_createFromDesc: cannot allocate %llu bytes",
-             static_cast<unsigned long long>(bytes));
-    return ANEURALNETWORKS_OP_FAILED;
+    return apiError(ANEURALNETWORKS_OP_FAILED,
+                    "ANeuralNetworksMemory_createFromDesc: cannot allocate %llu bytes",
+                    static_cast<unsigned long long>(bytes));
   }
   out->reset(new RuntimeMemory(std::move(mem)));
   (*out)->desc_ = std::make_unique<DescMemoryInfo>(info);
   (*out)->initialized_ = false;
-  return ANEURALNETWORKS_NO_ERROR;
+  return apiOk();
 }
 
 bool RuntimeMemory::hasRole(const RuntimeCompilation* compilation, bool isInput,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hal/types.h"
+#include "runtime/api_result.h"
 
 namespace nn {
 
@@ -31,11 +32,11 @@ struct DescMemoryInfo {
 
 class RuntimeMemory {
  public:
-  // Maps [offset, offset+size) of fd. Returns an ANEURALNETWORKS_* result code.
-  static int createFromFd(size_t size, int protect, int fd, size_t offset,
-                          std::unique_ptr<RuntimeMemory>* out);
+  // Maps [offset, offset+size) of fd.
+  static ApiResult createFromFd(size_t size, int protect, int fd, size_t offset,
+                                std::unique_ptr<RuntimeMemory>* out);
   // Host memory for a finished descriptor; starts uninitialized.
-  static int createFromDesc(const DescMemoryInfo& info, std::unique_ptr<RuntimeMemory>* out);
+  static ApiResult createFromDesc(const DescMemoryInfo& info, std::unique_ptr<RuntimeMemory>* out);
 
   // Non-null for memories created from a descriptor.
   const DescMemoryInfo* desc() const { return desc_.get(); }

@@ -2,7 +2,6 @@
 
 #include <android/NeuralNetworks.h>
 
-#include "hal/log.h"
 #include "runtime/compilation.h"
 
 namespace nn {
@@ -26,97 +25,88 @@ bool combineDimensions(const Dims& a, const Dims& b, Dims* out) {
   return true;
 }
 
-int RuntimeMemoryDesc::addRole(const RuntimeCompilation* compilation, bool isInput,
-                               uint32_t index, float frequency) {
+ApiResult RuntimeMemoryDesc::addRole(const RuntimeCompilation* compilation, bool isInput,
+                                     uint32_t index, float frequency) {
   const char* fn = isInput ? "ANeuralNetworksMemoryDesc_addInputRole"
                            : "ANeuralNetworksMemoryDesc_addOutputRole";
   if (finished_) {
-    logError("%s: the descriptor is already finished", fn);
-    return ANEURALNETWORKS_BAD_STATE;
+    return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the descriptor is already finished", fn);
   }
   if (!compilation->isValid()) {
-    logError("%s: the compilation is not finished or failed", fn);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: the compilation is not finished or failed", fn);
   }
   const Subgraph& sg = compilation->canonicalModel()->main;
   const std::vector<uint32_t>& list = isInput ? sg.inputIndexes : sg.outputIndexes;
   if (index >= list.size()) {
-    logError("%s: index %u out of range (%zu %s)", fn, index, list.size(),
-             isInput ? "inputs" : "outputs");
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: index %u out of range (%zu %s)", fn, index,
+                    list.size(), isInput ? "inputs" : "outputs");
   }
   if (!(frequency > 0.f && frequency <= 1.f)) {
-    logError("%s: frequency %g must be in (0, 1]", fn, frequency);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: frequency %g must be in (0, 1]", fn, frequency);
   }
   const MemoryRole role{compilation, isInput, index};
   for (const MemoryRole& r : info_.roles) {
     if (r == role) {
-      logError("%s: the same role was added twice", fn);
-      return ANEURALNETWORKS_BAD_DATA;
+      return apiError(ANEURALNETWORKS_BAD_DATA, "%s: the same role was added twice", fn);
     }
   }
   const Operand& o = sg.operands[list[index]];
   if (o.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
-    logError("%s: per-channel quantized operands cannot be backed by device memory", fn);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "%s: per-channel quantized operands cannot be backed by device memory", fn);
   }
   if (info_.roles.empty()) {
     info_.type = o.type;
     scale_ = o.scale;
     zeroPoint_ = o.zeroPoint;
   } else if (o.type != info_.type || o.scale != scale_ || o.zeroPoint != zeroPoint_) {
-    logError("%s: the operand (%s, scale %g, zeroPoint %d) differs from earlier roles (%s, scale "
-             "%g, zeroPoint %d)", fn, toString(o.type), o.scale, o.zeroPoint,
-             toString(info_.type), scale_, zeroPoint_);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(
+        ANEURALNETWORKS_BAD_DATA,
+        "%s: the operand (%s, scale %g, zeroPoint %d) differs from earlier roles (%s, scale "
+        "%g, zeroPoint %d)",
+        fn, toString(o.type), o.scale, o.zeroPoint, toString(info_.type), scale_, zeroPoint_);
   }
   Dims combined;
   if (!combineDimensions(haveDims_ ? info_.dimensions : Dims{}, o.dimensions, &combined)) {
-    logError("%s: operand dimensions %s are incompatible with %s", fn,
-             toString(o.dimensions).c_str(), toString(info_.dimensions).c_str());
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: operand dimensions %s are incompatible with %s",
+                    fn, toString(o.dimensions).c_str(), toString(info_.dimensions).c_str());
   }
   info_.dimensions = std::move(combined);
   haveDims_ = true;
   info_.roles.push_back(role);
-  return ANEURALNETWORKS_NO_ERROR;
+  return apiOk();
 }
 
-int RuntimeMemoryDesc::setDimensions(uint32_t rank, const uint32_t* dimensions) {
+ApiResult RuntimeMemoryDesc::setDimensions(uint32_t rank, const uint32_t* dimensions) {
   const char* fn = "ANeuralNetworksMemoryDesc_setDimensions";
   if (finished_) {
-    logError("%s: the descriptor is already finished", fn);
-    return ANEURALNETWORKS_BAD_STATE;
+    return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the descriptor is already finished", fn);
   }
   const Dims dims(dimensions, dimensions + rank);
   if (!info_.roles.empty() && isScalarType(info_.type) && rank != 0) {
-    logError("%s: the roles are scalars but rank %u was given", fn, rank);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: the roles are scalars but rank %u was given", fn,
+                    rank);
   }
   Dims combined;
   if (!combineDimensions(haveDims_ ? info_.dimensions : Dims{}, dims, &combined)) {
-    logError("%s: %s is incompatible with the roles' %s", fn, toString(dims).c_str(),
-             toString(info_.dimensions).c_str());
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s is incompatible with the roles' %s", fn,
+                    toString(dims).c_str(), toString(info_.dimensions).c_str());
   }
   info_.dimensions = std::move(combined);
   haveDims_ = true;
-  return ANEURALNETWORKS_NO_ERROR;
+  return apiOk();
 }
 
-int RuntimeMemoryDesc::finish() {
+ApiResult RuntimeMemoryDesc::finish() {
   const char* fn = "ANeuralNetworksMemoryDesc_finish";
   if (finished_) {
-    logError("%s: the descriptor is already finished", fn);
-    return ANEURALNETWORKS_BAD_STATE;
+    return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the descriptor is already finished", fn);
   }
   if (info_.roles.empty()) {
-    logError("%s: no role was added", fn);
-    return ANEURALNETWORKS_BAD_DATA;
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: no role was added", fn);
   }
   finished_ = true;
-  return ANEURALNETWORKS_NO_ERROR;
+  return apiOk();
 }
 
 }  // namespace nn

@@ -10,9 +10,10 @@ namespace nn {
 
 class RuntimeMemoryDesc {
  public:
-  int addRole(const RuntimeCompilation* compilation, bool isInput, uint32_t index, float frequency);
-  int setDimensions(uint32_t rank, const uint32_t* dimensions);
-  int finish();
+  ApiResult addRole(const RuntimeCompilation* compilation, bool isInput, uint32_t index,
+                    float frequency);
+  ApiResult setDimensions(uint32_t rank, const uint32_t* dimensions);
+  ApiResult finish();
   bool isFinished() const { return finished_; }
   const DescMemoryInfo& info() const { return info_; }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hal/types.h"
+#include "runtime/api_result.h"
 
 namespace nn {
 
@@ -17,19 +18,19 @@ class RuntimeModel {
  public:
   RuntimeModel();
 
-  int addOperand(const ANeuralNetworksOperandType& type);
-  int setOperandValue(int32_t index, const void* buffer, size_t length);
-  int setOperandValueFromMemory(int32_t index, const RuntimeMemory* memory, size_t offset,
-                                size_t length);
-  int setOperandValueFromModel(int32_t index, const RuntimeModel* value);
-  int setOperandSymmPerChannelQuantParams(int32_t index,
-                                          const ANeuralNetworksSymmPerChannelQuantParams& params);
-  int addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs, uint32_t outputCount,
-                   const uint32_t* outputs);
-  int identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs, uint32_t outputCount,
-                               const uint32_t* outputs);
-  int relaxComputationFloat32toFloat16(bool allow);
-  int finish();
+  ApiResult addOperand(const ANeuralNetworksOperandType& type);
+  ApiResult setOperandValue(int32_t index, const void* buffer, size_t length);
+  ApiResult setOperandValueFromMemory(int32_t index, const RuntimeMemory* memory, size_t offset,
+                                      size_t length);
+  ApiResult setOperandValueFromModel(int32_t index, const RuntimeModel* value);
+  ApiResult setOperandSymmPerChannelQuantParams(
+      int32_t index, const ANeuralNetworksSymmPerChannelQuantParams& params);
+  ApiResult addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
+                         uint32_t outputCount, const uint32_t* outputs);
+  ApiResult identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,
+                                     uint32_t outputCount, const uint32_t* outputs);
+  ApiResult relaxComputationFloat32toFloat16(bool allow);
+  ApiResult finish();
 
   bool isFinished() const { return finished_; }
   bool isValid() const { return finished_ && !invalid_; }
@@ -39,8 +40,8 @@ class RuntimeModel {
 
  private:
   // Common guard for every mutator: BAD_STATE after finish or a failed finish.
-  int checkMutable(const char* function) const;
-  int checkOperandIndex(const char* function, int32_t index) const;
+  ApiResult checkMutable(const char* function) const;
+  ApiResult checkOperandIndex(const char* function, int32_t index) const;
   uint32_t poolIndexFor(const SharedMemory& memory);
   // Appends `value`'s subgraphs and constants to model_->referenced; returns its main index.
   uint32_t mergeReferenced(const RuntimeModel* value, std::map<const RuntimeModel*, uint32_t>* done);

@@ -1,5 +1,6 @@
 #include "cts_exec.h"
 
+#include <android/NeuralNetworksDiagnostics.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -33,27 +34,6 @@ const char* modeName(Mode mode) {
         case Mode::Fenced: return "fenced";
     }
     return "?";
-}
-
-const char* resultCodeName(int code) {
-    switch (code) {
-        case ANEURALNETWORKS_NO_ERROR: return "NO_ERROR";
-        case ANEURALNETWORKS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-        case ANEURALNETWORKS_INCOMPLETE: return "INCOMPLETE";
-        case ANEURALNETWORKS_UNEXPECTED_NULL: return "UNEXPECTED_NULL";
-        case ANEURALNETWORKS_BAD_DATA: return "BAD_DATA";
-        case ANEURALNETWORKS_OP_FAILED: return "OP_FAILED";
-        case ANEURALNETWORKS_BAD_STATE: return "BAD_STATE";
-        case ANEURALNETWORKS_UNMAPPABLE: return "UNMAPPABLE";
-        case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE: return "OUTPUT_INSUFFICIENT_SIZE";
-        case ANEURALNETWORKS_UNAVAILABLE_DEVICE: return "UNAVAILABLE_DEVICE";
-        case ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT: return "MISSED_DEADLINE_TRANSIENT";
-        case ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT: return "MISSED_DEADLINE_PERSISTENT";
-        case ANEURALNETWORKS_RESOURCE_EXHAUSTED_TRANSIENT: return "RESOURCE_EXHAUSTED_TRANSIENT";
-        case ANEURALNETWORKS_RESOURCE_EXHAUSTED_PERSISTENT: return "RESOURCE_EXHAUSTED_PERSISTENT";
-        case ANEURALNETWORKS_DEAD_OBJECT: return "DEAD_OBJECT";
-        default: return "UNKNOWN_RESULT_CODE";
-    }
 }
 
 namespace {
@@ -101,7 +81,7 @@ struct TestContext {
         return false;
     }
 
-    std::string failure() const { return failedStep + " -> " + resultCodeName(failedCode); }
+    std::string failure() const { return failedStep + " -> " + ANNLinux_resultCodeName(failedCode); }
 };
 
 bool isInfiniteLoopTest(const Test& t) { return t.name.rfind("while_infinite_loop", 0) == 0; }

@@ -15,7 +15,6 @@ enum class Mode { Sync, Async, Dynamic, Burst, Fenced };
 
 bool parseMode(const std::string& s, Mode* mode);
 const char* modeName(Mode mode);
-const char* resultCodeName(int code);
 
 enum class Status { Pass, Fail, Skip };
 

@@ -1,43 +1,14 @@
 #include "cts_spec.h"
 
+#include <android/NeuralNetworksDiagnostics.h>
 #include <android/NeuralNetworksTypes.h>
 
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 namespace cts {
 
 namespace {
-
-// Index = OperationCode for 0..105.
-const char* const kOperationNames[] = {
-    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
-    "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED",
-    "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC",
-    "LSH_PROJECTION", "LSTM", "MAX_POOL_2D", "MUL", "RELU",
-    "RELU1", "RELU6", "RESHAPE", "RESIZE_BILINEAR", "RNN",
-    "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH", "BATCH_TO_SPACE_ND",
-    "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE",
-    "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX",
-    "ARGMIN", "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_RNN",
-    "BOX_WITH_NMS_LIMIT",
-    "CAST", "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP",
-    "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL",
-    "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL",
-    "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOG_SOFTMAX",
-    "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2",
-    "POW", "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL",
-    "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD",
-    "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT",
-    "SIN", "SLICE", "SPLIT", "SQRT", "TILE",
-    "TOPK_V2", "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
-    "RESIZE_NEAREST_NEIGHBOR",
-    "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH",
-    "FILL", "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD",
-    "REVERSE",
-};
-static_assert(sizeof(kOperationNames) / sizeof(kOperationNames[0]) == 106, "operation table must cover 0..105");
 
 struct TypeInfo {
     const char* name;
@@ -345,14 +316,8 @@ int32_t operandTypeFromName(const std::string& name) {
 }
 
 int32_t operationTypeFromName(const std::string& name) {
-    static const std::unordered_map<std::string, int32_t> table = [] {
-        std::unordered_map<std::string, int32_t> m;
-        for (int32_t i = 0; i < 106; ++i) m.emplace(kOperationNames[i], i);
-        m.emplace("DENSIFY", kOperationDensify);
-        return m;
-    }();
-    auto it = table.find(name);
-    return it == table.end() ? -1 : it->second;
+    // The runtime's own table, generated from its operation list.
+    return ANNLinux_operationCodeFromName(name.c_str());
 }
 
 const char* operandTypeName(int32_t type) {

@@ -6,6 +6,7 @@
 // only reads per-test begin/end records from each worker's pipe, kills a worker
 // whose test overruns --timeout-ms, and restarts a worker after the test that
 // killed it.
+#include <android/NeuralNetworksDiagnostics.h>
 #include <dirent.h>
 #include <poll.h>
 #include <signal.h>
@@ -75,7 +76,15 @@ void usage(FILE* out) {
                  "  --strict-failures    expectFailure tests must fail where upstream CTS expects (model building,\n"
                  "                       Compilation_finish or the computation), not in Model_finish/setInput/...\n"
                  "  --no-fork            run everything in this process (debugging; no crash guard)\n"
-                 "  --list-devices       print the devices and exit\n");
+                 "  --list-devices       print the devices and exit\n"
+                 "  -h, --help           print this help and exit\n"
+                 "\n"
+                 "exit status:\n"
+                 "  0  the run completed (failing tests alone do not change this without --expected)\n"
+                 "     and no test of the --expected list failed or was skipped\n"
+                 "  1  a test of the --expected list failed or was skipped\n"
+                 "  2  bad usage, a missing PATH, an unreadable --expected list, a runner error, or the\n"
+                 "     --expected list could not be updated\n");
 }
 
 bool parseArgs(int argc, char** argv, Options* o) {
@@ -252,7 +261,7 @@ WorkerSetup setupWorker(const Options& opt) {
         uint32_t n = 0;
         int rc = ANeuralNetworks_getDeviceCount(&n);
         if (rc != ANEURALNETWORKS_NO_ERROR) {
-            s.error = std::string("ANeuralNetworks_getDeviceCount -> ") + cts::resultCodeName(rc);
+            s.error = std::string("ANeuralNetworks_getDeviceCount -> ") + ANNLinux_resultCodeName(rc);
             return s;
         }
         std::string names;
@@ -268,7 +277,7 @@ WorkerSetup setupWorker(const Options& opt) {
                 int64_t level = 0;
                 rc = ANeuralNetworksDevice_getFeatureLevel(d, &level);
                 if (rc != ANEURALNETWORKS_NO_ERROR) {
-                    s.error = std::string("ANeuralNetworksDevice_getFeatureLevel -> ") + cts::resultCodeName(rc);
+                    s.error = std::string("ANeuralNetworksDevice_getFeatureLevel -> ") + ANNLinux_resultCodeName(rc);
                     return s;
                 }
                 s.config.featureLevel = level;
@@ -825,7 +834,7 @@ int listDevices() {
     uint32_t n = 0;
     int rc = ANeuralNetworks_getDeviceCount(&n);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
-        std::fprintf(stderr, "nnapi-cts: ANeuralNetworks_getDeviceCount -> %s\n", cts::resultCodeName(rc));
+        std::fprintf(stderr, "nnapi-cts: ANeuralNetworks_getDeviceCount -> %s\n", ANNLinux_resultCodeName(rc));
         return 2;
     }
     std::printf("runtime feature level %lld, %u device(s)\n",

@@ -6,8 +6,11 @@
 //                   [--threads N] [--seed N]
 //   nnapi bench MODEL [--threads N] [--runs N] [--warmup N] [--device NAME | --reference]
 //
+// Exit status: 0 success, 1 the command failed, 2 bad usage (see --help).
+//
 // Everything goes through the public NNAPI C API (libneuralnetworks).
 #include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksDiagnostics.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,27 +49,6 @@ bool MakeDirectories(const std::string& path) {
 
 constexpr const char* kReferenceDevice = "nnapi-cpu-reference";
 
-const char* ResultName(int r) {
-  switch (r) {
-    case ANEURALNETWORKS_NO_ERROR: return "NO_ERROR";
-    case ANEURALNETWORKS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-    case ANEURALNETWORKS_INCOMPLETE: return "INCOMPLETE";
-    case ANEURALNETWORKS_UNEXPECTED_NULL: return "UNEXPECTED_NULL";
-    case ANEURALNETWORKS_BAD_DATA: return "BAD_DATA";
-    case ANEURALNETWORKS_OP_FAILED: return "OP_FAILED";
-    case ANEURALNETWORKS_BAD_STATE: return "BAD_STATE";
-    case ANEURALNETWORKS_UNMAPPABLE: return "UNMAPPABLE";
-    case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE: return "OUTPUT_INSUFFICIENT_SIZE";
-    case ANEURALNETWORKS_UNAVAILABLE_DEVICE: return "UNAVAILABLE_DEVICE";
-    case ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT: return "MISSED_DEADLINE_TRANSIENT";
-    case ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT: return "MISSED_DEADLINE_PERSISTENT";
-    case ANEURALNETWORKS_RESOURCE_EXHAUSTED_TRANSIENT: return "RESOURCE_EXHAUSTED_TRANSIENT";
-    case ANEURALNETWORKS_RESOURCE_EXHAUSTED_PERSISTENT: return "RESOURCE_EXHAUSTED_PERSISTENT";
-    case ANEURALNETWORKS_DEAD_OBJECT: return "DEAD_OBJECT";
-    default: return "UNKNOWN_RESULT";
-  }
-}
-
 const char* DeviceTypeName(int32_t t) {
   switch (t) {
     case ANEURALNETWORKS_DEVICE_OTHER: return "other";
@@ -91,20 +73,47 @@ std::string FeatureLevelName(int64_t fl) {
   }
 }
 
-[[noreturn]] void Usage(const char* msg = nullptr) {
-  if (msg) std::fprintf(stderr, "nnapi: %s\n\n", msg);
-  std::fprintf(stderr,
+void PrintUsage(FILE* out) {
+  std::fprintf(out,
                "usage:\n"
                "  nnapi devices\n"
                "  nnapi inspect MODEL.tflite [--verbose] [--device NAME]...\n"
                "  nnapi run MODEL.tflite [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]\n"
                "                         [--threads N] [--seed N]\n"
                "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--device NAME | --reference]\n"
+               "  nnapi --help\n"
                "\n"
-               "  --reference   same as --device %s (the op-by-op reference kernels)\n"
-               "  --threads N   CPU driver threads (sets NNAPI_CPU_THREADS before the runtime starts)\n",
+               "  devices            the runtime's feature level and its devices\n"
+               "  inspect            TFLite -> NNAPI operator mapping and per-device operation support\n"
+               "  run                one inference; prints each output's shape and values\n"
+               "  bench              latency over --runs N (default 50) after --warmup N (default 5) runs\n"
+               "\n"
+               "  -i, --input FILE   run/bench: one .npy per model input, in order (default: random from --seed N,\n"
+               "                     default 1)\n"
+               "  -o, --output-dir DIR  run: also write input_K.npy and output_K.npy there\n"
+               "  -d, --device NAME  compile for this device only (inspect: may be repeated)\n"
+               "  --reference        same as --device %s (the op-by-op reference kernels)\n"
+               "  -t, --threads N    CPU driver threads for this compilation (ANNLinux_Compilation_setCpuThreadCount)\n"
+               "  -v, --verbose      inspect: one line per TFLite operator\n"
+               "\n"
+               "exit status:\n"
+               "  0  success\n"
+               "  1  the command failed: the model could not be read, imported, compiled or run, a device\n"
+               "     was not found, an output could not be written, or (inspect) some operators are unsupported\n"
+               "  2  bad usage\n",
                kReferenceDevice);
+}
+
+// Bad usage: the message and the usage on stderr, exit status 2.
+[[noreturn]] void Usage(const char* msg = nullptr) {
+  if (msg) std::fprintf(stderr, "nnapi: %s\n\n", msg);
+  PrintUsage(stderr);
   std::exit(2);
+}
+
+[[noreturn]] void Help() {
+  PrintUsage(stdout);
+  std::exit(0);
 }
 
 struct Args {
@@ -128,7 +137,7 @@ Args ParseArgs(int argc, char** argv) {
   Args a;
   if (argc < 2) Usage();
   a.command = argv[1];
-  if (a.command == "--help" || a.command == "-h" || a.command == "help") Usage();
+  if (a.command == "--help" || a.command == "-h" || a.command == "help") Help();
   for (int i = 2; i < argc; ++i) {
     std::string s = argv[i];
     auto val = [&]() -> const char* {
@@ -144,7 +153,7 @@ Args ParseArgs(int argc, char** argv) {
     else if (s == "--warmup") a.warmup = ParseInt(s, val(), 0);
     else if (s == "--seed") a.seed = static_cast<uint64_t>(ParseInt(s, val(), 0));
     else if (s == "--verbose" || s == "-v") a.verbose = true;
-    else if (s == "--help" || s == "-h") Usage();
+    else if (s == "--help" || s == "-h") Help();
     else if (!s.empty() && s[0] == '-') Usage(("unknown option " + s).c_str());
     else if (a.model.empty()) a.model = s;
     else Usage(("unexpected argument " + s).c_str());
@@ -166,13 +175,13 @@ std::vector<DeviceInfo> ListDevices(std::string* error) {
   uint32_t n = 0;
   int r = ANeuralNetworks_getDeviceCount(&n);
   if (r != ANEURALNETWORKS_NO_ERROR) {
-    *error = std::string("ANeuralNetworks_getDeviceCount failed: ") + ResultName(r);
+    *error = std::string("ANeuralNetworks_getDeviceCount failed: ") + ANNLinux_resultCodeName(r);
     return out;
   }
   for (uint32_t i = 0; i < n; ++i) {
     DeviceInfo d;
     if ((r = ANeuralNetworks_getDevice(i, &d.device)) != ANEURALNETWORKS_NO_ERROR) {
-      *error = "ANeuralNetworks_getDevice(" + std::to_string(i) + ") failed: " + ResultName(r);
+      *error = "ANeuralNetworks_getDevice(" + std::to_string(i) + ") failed: " + ANNLinux_resultCodeName(r);
       return {};
     }
     const char* s = nullptr;
@@ -321,7 +330,8 @@ void ReportUnsupported(const Loaded& l, const std::vector<std::string>& names) {
                s.c_str());
 }
 
-bool Compile(const Loaded& l, const std::vector<std::string>& devices, Compiled* c, double* ms) {
+bool Compile(const Loaded& l, const std::vector<std::string>& devices, int threads, Compiled* c,
+             double* ms) {
   auto t0 = std::chrono::steady_clock::now();
   int r;
   if (devices.empty()) {
@@ -341,13 +351,21 @@ bool Compile(const Loaded& l, const std::vector<std::string>& devices, Compiled*
                                                      static_cast<uint32_t>(devs.size()), &c->compilation);
   }
   if (r != ANEURALNETWORKS_NO_ERROR) {
-    std::fprintf(stderr, "nnapi: compilation create failed: %s\n", ResultName(r));
+    std::fprintf(stderr, "nnapi: compilation create failed: %s\n", ANNLinux_resultCodeName(r));
     return false;
   }
   ANeuralNetworksCompilation_setPreference(c->compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+  if (threads > 0) {
+    r = ANNLinux_Compilation_setCpuThreadCount(c->compilation, static_cast<uint32_t>(threads));
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::fprintf(stderr, "nnapi: --threads %d: %s (%s)\n", threads, ANNLinux_resultCodeName(r),
+                   ANNLinux_getLastErrorMessage());
+      return false;
+    }
+  }
   r = ANeuralNetworksCompilation_finish(c->compilation);
   if (r != ANEURALNETWORKS_NO_ERROR) {
-    std::fprintf(stderr, "nnapi: ANeuralNetworksCompilation_finish failed: %s\n", ResultName(r));
+    std::fprintf(stderr, "nnapi: ANeuralNetworksCompilation_finish failed: %s\n", ANNLinux_resultCodeName(r));
     ReportUnsupported(l, devices);
     return false;
   }
@@ -469,7 +487,7 @@ struct Execution {
 bool SetupExecution(const Compiled& c, IoBuffers* io, bool reusable, Execution* ex, bool* reused = nullptr) {
   int r = ANeuralNetworksExecution_create(c.compilation, &ex->e);
   if (r != ANEURALNETWORKS_NO_ERROR) {
-    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_create failed: %s\n", ResultName(r));
+    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_create failed: %s\n", ANNLinux_resultCodeName(r));
     return false;
   }
   bool granted = reusable && ANeuralNetworksExecution_setReusable(ex->e, true) == ANEURALNETWORKS_NO_ERROR;
@@ -478,7 +496,7 @@ bool SetupExecution(const Compiled& c, IoBuffers* io, bool reusable, Execution* 
     r = ANeuralNetworksExecution_setInput(ex->e, static_cast<int32_t>(k), nullptr, io->inputs[k].data(),
                                           io->inputs[k].size());
     if (r != ANEURALNETWORKS_NO_ERROR) {
-      std::fprintf(stderr, "nnapi: setInput(%zu) failed: %s\n", k, ResultName(r));
+      std::fprintf(stderr, "nnapi: setInput(%zu) failed: %s\n", k, ANNLinux_resultCodeName(r));
       return false;
     }
   }
@@ -486,15 +504,11 @@ bool SetupExecution(const Compiled& c, IoBuffers* io, bool reusable, Execution* 
     r = ANeuralNetworksExecution_setOutput(ex->e, static_cast<int32_t>(k), nullptr, io->outputs[k].data(),
                                            io->outputs[k].size());
     if (r != ANEURALNETWORKS_NO_ERROR) {
-      std::fprintf(stderr, "nnapi: setOutput(%zu) failed: %s\n", k, ResultName(r));
+      std::fprintf(stderr, "nnapi: setOutput(%zu) failed: %s\n", k, ANNLinux_resultCodeName(r));
       return false;
     }
   }
   return true;
-}
-
-void ApplyThreads(int threads) {
-  if (threads > 0) setenv("NNAPI_CPU_THREADS", std::to_string(threads).c_str(), 1);
 }
 
 // ---- inspect -------------------------------------------------------------------------------
@@ -613,7 +627,7 @@ int CmdInspect(const Args& a) {
     const ANeuralNetworksDevice* dp = d.device;
     int r = ANeuralNetworksModel_getSupportedOperationsForDevices(im.model(), &dp, 1, sup.get());
     if (r != ANEURALNETWORKS_NO_ERROR) {
-      std::printf("  %s: query failed: %s\n", d.name.c_str(), ResultName(r));
+      std::printf("  %s: query failed: %s\n", d.name.c_str(), ANNLinux_resultCodeName(r));
       continue;
     }
     size_t n = 0, partitions = 0;
@@ -682,12 +696,11 @@ std::string ValuesPreview(const NnOperand& o, const std::vector<uint8_t>& buf, d
 }
 
 int CmdRun(const Args& a) {
-  ApplyThreads(a.threads);
   Loaded l;
   if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
   double compile_ms = 0;
-  if (!Compile(l, a.devices, &c, &compile_ms)) return 1;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms)) return 1;
   IoBuffers io;
   if (!PrepareInputs(a, l, &io)) return 1;
   Execution ex;
@@ -696,7 +709,7 @@ int CmdRun(const Args& a) {
   int r = ANeuralNetworksExecution_compute(ex.e);
   double run_ms = Ms(std::chrono::steady_clock::now() - t0);
   if (r != ANEURALNETWORKS_NO_ERROR) {
-    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ResultName(r));
+    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ANNLinux_resultCodeName(r));
     return 1;
   }
   const NnGraph& g = l.imported.graph();
@@ -803,13 +816,12 @@ class Progress {
 };
 
 int CmdBench(const Args& a) {
-  ApplyThreads(a.threads);
   auto t_init = std::chrono::steady_clock::now();
   Loaded l;
   if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
   double compile_ms = 0;
-  if (!Compile(l, a.devices, &c, &compile_ms)) return 1;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms)) return 1;
   double init_ms = Ms(std::chrono::steady_clock::now() - t_init);
   IoBuffers io;
   if (!PrepareInputs(a, l, &io)) return 1;
@@ -839,7 +851,7 @@ int CmdBench(const Args& a) {
     int r = ANeuralNetworksExecution_compute(ex.e);
     *ms = Ms(std::chrono::steady_clock::now() - t0);
     if (r != ANEURALNETWORKS_NO_ERROR) {
-      std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ResultName(r));
+      std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ANNLinux_resultCodeName(r));
       return false;
     }
     return true;

@@ -1,6 +1,7 @@
 // NnGraph -> ANeuralNetworksModel through the public NNAPI C API.
 
 #include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksDiagnostics.h>
 #include <sys/mman.h>
 
 #include <string>
@@ -8,24 +9,6 @@
 #include "tflite_importer.h"
 
 namespace nnapi_tflite {
-
-namespace {
-const char* ResultName(int r) {
-  switch (r) {
-    case ANEURALNETWORKS_NO_ERROR: return "NO_ERROR";
-    case ANEURALNETWORKS_OUT_OF_MEMORY: return "OUT_OF_MEMORY";
-    case ANEURALNETWORKS_INCOMPLETE: return "INCOMPLETE";
-    case ANEURALNETWORKS_UNEXPECTED_NULL: return "UNEXPECTED_NULL";
-    case ANEURALNETWORKS_BAD_DATA: return "BAD_DATA";
-    case ANEURALNETWORKS_OP_FAILED: return "OP_FAILED";
-    case ANEURALNETWORKS_BAD_STATE: return "BAD_STATE";
-    case ANEURALNETWORKS_UNMAPPABLE: return "UNMAPPABLE";
-    case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE: return "OUTPUT_INSUFFICIENT_SIZE";
-    case ANEURALNETWORKS_UNAVAILABLE_DEVICE: return "UNAVAILABLE_DEVICE";
-    default: return "UNKNOWN_RESULT";
-  }
-}
-}  // namespace
 
 ImportedModel::~ImportedModel() {
   // The model references the memory, so it goes first.
@@ -39,7 +22,7 @@ bool BuildNnapiModel(NnGraph&& graph, int fd, size_t file_size, ImportedModel* o
   const NnGraph& g = out->graph_;
   auto check = [&](int r, const std::string& what) {
     if (r == ANEURALNETWORKS_NO_ERROR) return true;
-    *error = what + " failed: " + ResultName(r) + " (" + std::to_string(r) + ")";
+    *error = what + " failed: " + ANNLinux_resultCodeName(r) + " (" + std::to_string(r) + ")";
     return false;
   };
 

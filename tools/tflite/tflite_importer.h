@@ -88,7 +88,10 @@ struct ImportOptions {
 bool PlanImport(const Model& model, const ImportOptions& options, NnGraph* graph,
                 ImportReport* report);
 
-// Name of an NNAPI operation / operand code ("CONV_2D", "TENSOR_FLOAT32").
+// Name of an NNAPI operation / operand code ("CONV_2D", "TENSOR_FLOAT32"); "UNKNOWN_OPERATION" /
+// "UNKNOWN_TYPE" for codes without one. Operation names are the runtime's (ANNLinux_operationName,
+// looked up in the running process), so without libneuralnetworks loaded every operation is
+// "UNKNOWN_OPERATION".
 const char* NnOperationName(int32_t type);
 const char* NnOperandTypeName(int32_t type);
 

@@ -1,0 +1,70 @@
+// The fast device's own convolution kernels, used where XNNPACK is not (quant8 always;
+// float16; float32 without constant weights or without XNNPACK): packed GEMMs (im2col rows
+// times weights repacked into column tiles; conv_gemm.cc) with an int8 dot-product
+// micro-kernel whose requantization is bit-exact with the reference, and channel-vectorized
+// depthwise loops (conv_depthwise.cc). Their inner loops are chosen per processor at run time
+// (conv_dispatch.h); quant8 results are the same at every ISA level.
+// Inputs and outputs are NHWC. `ks` is the calling execution's scratch; the kernels allocate
+// nothing once it has grown to the sizes they need.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/kernels/conv_common.h"
+#include "cpu/thread_pool.h"
+#include "spec/ops/conv.h"
+
+namespace nn {
+namespace conv {
+
+// Weights W[n][k] (row-major, k contiguous) repacked into column tiles for the float GEMM.
+struct PackedFloatWeights {
+  uint32_t n = 0, k = 0;
+  std::vector<float> data;
+};
+void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
+
+// Weights repacked for the int8 dot-product GEMM: signed bytes, k padded to a multiple of 4,
+// with per-column sums for the zero-point corrections.
+struct PackedQuantWeights {
+  uint32_t n = 0, k = 0, k4 = 0;
+  bool unsignedSource = true;       // source bytes were uint8 (stored minus 128)
+  int32_t zeroPointPrime = 0;       // filter zero point in the stored (signed) domain
+  std::vector<int8_t> data;
+  std::vector<int32_t> columnSums;  // sum over k of the stored values, per column
+};
+void packQuantWeights(const void* w, bool unsignedSource, int32_t zeroPoint, uint32_t n,
+                      uint32_t k, PackedQuantWeights* out);
+
+// Convolution as im2col + GEMM (no copy for 1x1 stride-free cases). Input/output NHWC.
+void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
+void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, const void* input,
+                   const PackedQuantWeights& w, const int32_t* bias, void* output,
+                   ThreadPool* pool, KernelScratch& ks);
+void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
+                        const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
+// A quant8 depthwise filter prepared for fastDepthwiseQuant.
+struct PackedDepthwiseFilter {
+  uint32_t taps = 0, channels = 0;
+  std::vector<int16_t> minusZero;    // [taps][channels], zero point removed
+  std::vector<int16_t> interleaved;  // tap pairs interleaved for the AVX-512 kernel (may be empty)
+};
+void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint, uint32_t taps,
+                         uint32_t channels, PackedDepthwiseFilter* out);
+void fastDepthwiseQuant(const Geometry& g, const QuantParams& q, bool signedData,
+                        const void* input, const PackedDepthwiseFilter& filter,
+                        const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks);
+
+void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* input,
+                             const PackedFloatWeights& w, const float* bias, float* output,
+                             ThreadPool* pool, KernelScratch& ks);
+void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signedData,
+                             const void* input, const PackedQuantWeights& w,
+                             const int32_t* bias, void* output, ThreadPool* pool,
+                             KernelScratch& ks);
+
+
+}  // namespace conv
+}  // namespace nn

@@ -1,0 +1,132 @@
+// The convolution family's micro-kernels built for one instruction set each. Every ISA has its
+// own translation unit here (conv_avx2.cc, conv_avx512.cc, conv_avx512vnni.cc), compiled with
+// that ISA's target flags (CMakeLists.txt) while the rest of the library targets baseline
+// x86-64; conv_dispatch.cc picks one per entry point at run time from nn::cpuFeatures().
+//
+// ODR safety: the linker keeps one copy of an inline function, template instance or library
+// template that several translation units emit, and if it kept the AVX-512 build of one that
+// baseline code calls, the library would fault on older processors. So an ISA translation unit
+// includes only this header (plain declarations and trivial structs), <immintrin.h>,
+// <cstdint> and <cstddef>; its helpers have internal linkage, and its entry points live in a
+// namespace per ISA (nn::isa_avx2, nn::isa_avx512, nn::isa_avx512vnni).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace nn {
+
+// Packed GEMM layouts (conv_gemm.cc packs, the micro-kernels read):
+//   float weights: [tile][k][kConvTileN]
+//   int8 weights:  [tile][k / 4][kConvTileN][4]
+constexpr uint32_t kConvTileN = 32;  // output columns per packed weight tile
+constexpr uint32_t kConvMaxMR = 6;   // rows per micro-kernel call
+
+// Quant8 depthwise filter for the pairwise kernel: [tap pair][kConvDwBlock-channel block]
+// [lo 32 | hi 32] int16, where "lo" holds channels 8L..8L+3 and "hi" channels 8L+4..8L+7 of each
+// 128-bit lane L, each as (tap 2p, tap 2p+1) pairs: the order vpunpck{l,h}wd produces from two
+// tap rows, so one vpmaddwd multiplies and sums two taps.
+constexpr uint32_t kConvDwBlock = 32;
+
+// A quant8 depthwise convolution with depth multiplier 1 (NHWC, sizes as in conv::Geometry).
+// Trivial on purpose: no constructors or initializers an ISA unit could emit.
+struct ConvDepthwiseQuantArgs {
+  uint32_t batches, inH, inW, inC, outH, outW, channels, filterH, filterW;
+  int32_t strideH, strideW, padTop, padLeft, dilationH, dilationW;
+  int32_t inputZeroPoint, outputZeroPoint, actMin, actMax;
+  const int32_t* multiplier;   // [channels] Q31
+  const int32_t* shift;        // [channels] positive = left
+  const int32_t* bias;         // [channels]
+  const int16_t* interleaved;  // the layout above, zero point removed
+  const void* input;           // uint8 or int8
+  void* output;
+};
+
+// A float32 depthwise convolution (NHWC); filter [kh][kw][channels].
+struct ConvDepthwiseFloatArgs {
+  uint32_t batches, inH, inW, inC, outH, outW, channels, filterH, filterW, depthMultiplier;
+  int32_t strideH, strideW, padTop, padLeft, dilationH, dilationW;
+  float outputMin, outputMax;
+  const float* input;
+  const float* filter;
+  const float* bias;
+  float* output;
+};
+
+// A float32 transposed convolution (NHWC) gathered per output pixel; filter repacked as
+// [kh][kw][inC][outC]; padBottom/padRight may be negative (see TRANSPOSE_CONV_2D).
+struct ConvTransposeFloatArgs {
+  uint32_t batches, inH, inW, inC, outH, outW, outC, filterH, filterW;
+  int32_t strideH, strideW, padTop, padLeft;
+  float outputMin, outputMax;
+  const float* input;
+  const float* filter;
+  const float* bias;
+  float* output;
+};
+
+// Signatures shared by every ISA (one function per ISA namespace below):
+//
+// convFloatMicroKernel: acc[r][0..32) = biasTile + sum_k rows[r][k] * tile[k][0..32), r < mr.
+// convQuantMicroKernel: acc[r][0..32) = sum_k rows[r][k] (u8) * tile (s8), k4 a multiple of 4.
+// convRequantizeU8/S8:  out[c] = clamp(requantize(acc[c] + add[c] + rowOffset) + outZero),
+//                       exactly conv::requantize; `add` may be null.
+// convDepthwiseQuantRowsU8/S8: output rows [rowBegin, rowEnd) (row = batch * outH + oh) with
+//                       the calling thread's buffers: acc and zeroRow [channels], taps
+//                       [2 * ceil(filterH * filterW / 2)], rowBase [filterH].
+// convDepthwiseFloatRows, convTransposeFloatRows: output rows [rowBegin, rowEnd); `acc` holds
+//                       one float per output channel.
+
+namespace isa_baseline {  // portable C++ (conv_dispatch.cc)
+void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
+                          const float* biasTile, float* acc);
+void convQuantMicroKernel(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
+                          uint32_t k4, int32_t* acc);
+void convRequantizeU8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
+                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                      int32_t lo, int32_t hi, uint32_t count, uint8_t* out);
+void convRequantizeS8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
+                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                      int32_t lo, int32_t hi, uint32_t count, int8_t* out);
+void convDepthwiseFloatRows(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                            float* acc);
+void convTransposeFloatRows(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                            float* acc);
+}  // namespace isa_baseline
+
+namespace isa_avx2 {  // AVX2 + FMA
+void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
+                          const float* biasTile, float* acc);
+void convDepthwiseFloatRows(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                            float* acc);
+void convTransposeFloatRows(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                            float* acc);
+}  // namespace isa_avx2
+
+namespace isa_avx512 {  // AVX-512 F/BW/VL/DQ (+ AVX2, FMA)
+void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
+                          const float* biasTile, float* acc);
+void convRequantizeU8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
+                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                      int32_t lo, int32_t hi, uint32_t count, uint8_t* out);
+void convRequantizeS8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
+                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                      int32_t lo, int32_t hi, uint32_t count, int8_t* out);
+void convDepthwiseQuantRowsU8(const ConvDepthwiseQuantArgs& a, size_t rowBegin, size_t rowEnd,
+                              int32_t* acc, uint8_t* zeroRow, const uint8_t** taps,
+                              const uint8_t** rowBase);
+void convDepthwiseQuantRowsS8(const ConvDepthwiseQuantArgs& a, size_t rowBegin, size_t rowEnd,
+                              int32_t* acc, int8_t* zeroRow, const int8_t** taps,
+                              const int8_t** rowBase);
+void convDepthwiseFloatRows(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                            float* acc);
+void convTransposeFloatRows(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                            float* acc);
+}  // namespace isa_avx512
+
+namespace isa_avx512vnni {  // the AVX-512 set + VNNI
+void convQuantMicroKernel(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
+                          uint32_t k4, int32_t* acc);
+}  // namespace isa_avx512vnni
+
+}  // namespace nn
