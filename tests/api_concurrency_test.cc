@@ -395,7 +395,9 @@ void expectAllPassed(const std::vector<ThreadReport>& reports, int expectedCompu
     total += reports[t].computations + reports[t].reusableComputations;
     failures += reports[t].failures;
   }
-  if (failures == 0) EXPECT_EQ(total, expectedComputations);
+  if (failures == 0) {
+    EXPECT_EQ(total, expectedComputations);
+  }
 }
 
 // Owns a compilation of `model` for one device and the sequential reference outputs.
@@ -500,7 +502,9 @@ TEST_P(ApiConcurrency, OneCompilationManyThreads) {
       runConcurrently({&target}, kThreads, kIterationsPerThread, &reusable);
   ANeuralNetworksExecution_free(reusable.execution);
   expectAllPassed(reports, kThreads * kIterationsPerThread);
-  if (!HasFailure()) EXPECT_EQ(reusable.uses, kThreads * (kIterationsPerThread / kReusableEvery));
+  if (!HasFailure()) {
+    EXPECT_EQ(reusable.uses, kThreads * (kIterationsPerThread / kReusableEvery));
+  }
 }
 
 std::string paramName(const ::testing::TestParamInfo<Param>& info) {
