@@ -11,6 +11,7 @@
 // --threads-sweep therefore re-executes this binary once per thread count.
 
 #include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksDiagnostics.h>
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -168,7 +169,7 @@ void usage(const char* argv0) {
       "  --no-fixed              skip the fixed-cost benchmark\n"
       "  --concurrent            only the concurrent measure: MobileNet throughput of 2\n"
       "                          application threads on one compilation vs 1 thread\n"
-      "                          (sets NNAPI_CPU_THREADS=1 for this process)\n"
+      "                          (1 driver thread per computation: ANNLinux_Compilation_setCpuThreadCount)\n"
       "  --concurrent-seconds S  duration of each concurrent phase (default 5)\n"
       "  --json FILE             also write the results as JSON\n",
       argv0);
@@ -816,6 +817,7 @@ void runConcurrent(const Options& opt, Results* res) {
   CHECK_NN(ANeuralNetworksCompilation_create(model, &compilation));
   CHECK_NN(ANeuralNetworksCompilation_setPreference(compilation,
                                                     ANEURALNETWORKS_PREFER_SUSTAINED_SPEED));
+  CHECK_NN(ANNLinux_Compilation_setCpuThreadCount(compilation, 1));
   CHECK_NN(ANeuralNetworksCompilation_finish(compilation));
 
   std::vector<float> input(1 * 224 * 224 * 3);
@@ -1086,12 +1088,8 @@ int main(int argc, char** argv) {
   Options opt;
   if (!parseArgs(argc, argv, &opt)) return 2;
   if (opt.concurrent) {
-    // One driver thread per computation, so that the application threads are the only
-    // parallelism. The driver reads NNAPI_CPU_THREADS when it first needs its pool, hence
-    // before any NNAPI call.
-    // TODO: ask the compilation for it with ANNLinux_Compilation_setCpuThreadCount(c, 1) once
-    // that API exists, and drop the environment variable.
-    setenv("NNAPI_CPU_THREADS", "1", 1);
+    // One driver thread per computation (runConcurrent asks the compilation for it), so that
+    // the application threads are the only parallelism.
     Results res;
     res.setStr("mode", "concurrent");
     printf("nnapi_bench_e2e --concurrent: MobileNet v1, 1 driver thread per computation, "
