@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/kernels/vectorize.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/common.h"
 #include "spec/ops/pooling.h"
@@ -150,14 +151,21 @@ void poolNhwc(const T* in, T* out, const PoolGeometry& g, const PoolParams& p, B
   const size_t workPerRow = static_cast<size_t>(g.outW) * g.channels * p.filterW * p.filterH;
   // Waking the pool costs more than pooling a small tensor (~2M window reads take ~0.1 ms on
   // one core), so only larger inputs are split, in chunks of at least ~256K reads.
-  if (pool == nullptr || pool->numThreads() <= 1 || rows * workPerRow < (1u << 21)) {
-    poolRows<K, T, Acc>(in, out, g, p, bounds, 0, rows);
+  auto work = [&](size_t begin, size_t end) {
+    poolRows<K, T, Acc>(in, out, g, p, bounds, begin, end);
+  };
+  if (pool == nullptr) {  // the reference device: plain baseline loop
+    work(0, rows);
+    return;
+  }
+  // The fast device runs the rows in an ISA-specific clone.
+  auto run = [&](size_t begin, size_t end) { vectorize::runVectorized(work, begin, end); };
+  if (pool->numThreads() <= 1 || rows * workPerRow < (1u << 21)) {
+    run(0, rows);
     return;
   }
   const size_t grain = std::max<size_t>(1, (1u << 18) / std::max<size_t>(1, workPerRow));
-  pool->parallelFor(rows, grain, [&](size_t begin, size_t end) {
-    poolRows<K, T, Acc>(in, out, g, p, bounds, begin, end);
-  });
+  pool->parallelFor(rows, grain, run);
 }
 
 // Runs the NHWC kernel on either layout.

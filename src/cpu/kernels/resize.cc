@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/kernels/vectorize.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/resize.h"
 #include "spec/ops/shape_util.h"
@@ -108,10 +109,15 @@ void resizeBilinear(const T* src, const Image4& in, T* dst, const Image4& out,
   };
   // Rows are independent; split when a row carries enough work to amortize the dispatch.
   const size_t rowWork = size_t(out.w) * in.c;
+  // The fast device (it passes its pool) runs the rows in an ISA-specific clone.
+  auto run = [&](size_t begin, size_t end) {
+    if (pool != nullptr) vectorize::runVectorized(work, begin, end);
+    else work(begin, end);
+  };
   if (pool != nullptr && pool->numThreads() > 1 && rows > 1 && rows * rowWork >= 16384) {
-    pool->parallelFor(rows, std::max<size_t>(1, 4096 / std::max<size_t>(rowWork, 1)), work);
+    pool->parallelFor(rows, std::max<size_t>(1, 4096 / std::max<size_t>(rowWork, 1)), run);
   } else {
-    work(0, rows);
+    run(0, rows);
   }
 }
 
