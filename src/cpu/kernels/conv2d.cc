@@ -30,7 +30,8 @@ struct ConvState : public PreparedConv {
 // One execution's XNNPACK operator, recreated only if the padding changes (implicit padding
 // with an input whose size is only known at execution).
 using Conv2dScratch = XnnScratch<XnnConvolution>;
-using Kernels = OpKernels<Geometry, ConvState, Conv2dScratch>;  // the table at the end
+// The type of this operation's table (at the end of the file).
+using Kernels = OpKernels<Geometry, ConvState, Conv2dScratch>;
 
 XnnConvConfig xnnConfig(const Geometry& g) {
   return xnnConvConfig(g, 1, g.inC, g.outC, /*depthwise=*/false);
@@ -84,6 +85,7 @@ void quant(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch
                 sc.kernel);
 }
 
+// In OpKernels order: geometry, reference kernels, init's hooks, the fast device's kernels.
 constexpr Kernels kConv2d = {resolveWindowGeometry<false>, &kConvReference, xnnpackSupported,
     prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant};
 

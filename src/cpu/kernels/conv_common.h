@@ -1,7 +1,8 @@
-// CPU-side pieces shared by the convolution family's kernels: operand helpers, per-execution
-// scratch, NCHW<->NHWC copies, the per-type dispatch, float16 widening and the XNNPACK
-// configuration of a geometry. What the operations *are* (signatures, geometry, quantization
-// parameters) is in spec/ops/conv.h.
+// CPU-side pieces shared by the convolution family's kernels: operand helpers, the window
+// walks of the direct loops, per-execution scratch and its parallel slots, NCHW<->NHWC copies,
+// float16 widening, prepared-or-now values, and XNNPACK with its portable fallback. The drivers
+// that put them together per operation are in conv_driver.h. What the operations *are*
+// (signatures, geometry, quantization parameters) is in spec/ops/conv.h.
 //
 // Prepared state (OpState, built by init) is read-only during execution; everything a
 // computation writes lives in the execution's scratch (a ConvScratch subclass per operation),

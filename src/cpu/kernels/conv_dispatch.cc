@@ -99,12 +99,16 @@ void withRowCount(uint32_t mr, const Fn& fn) {
 
 void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
                           const float* biasTile, float* acc) {
-  withRowCount(mr, [&](auto rowCount) { floatTile<decltype(rowCount)::value>(rows, tile, k, biasTile, acc); });
+  withRowCount(mr, [&](auto rowCount) {
+    floatTile<decltype(rowCount)::value>(rows, tile, k, biasTile, acc);
+  });
 }
 
 void convQuantMicroKernel(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
                           uint32_t k4, int32_t* acc) {
-  withRowCount(mr, [&](auto rowCount) { quantTile<decltype(rowCount)::value>(rows, tile, k4, acc); });
+  withRowCount(mr, [&](auto rowCount) {
+    quantTile<decltype(rowCount)::value>(rows, tile, k4, acc);
+  });
 }
 
 void convRequantizeU8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
@@ -130,13 +134,12 @@ namespace conv {
 namespace {
 
 ConvIsaKernels selectKernels() {
-  ConvIsaKernels k{};
-  k.floatMicroKernel = isa_baseline::convFloatMicroKernel;
-  k.quantMicroKernel = isa_baseline::convQuantMicroKernel;
-  k.requantizeU8 = isa_baseline::convRequantizeU8;
-  k.requantizeS8 = isa_baseline::convRequantizeS8;
-  k.depthwiseFloatRows = isa_baseline::convDepthwiseFloatRows;
-  k.transposeFloatRows = isa_baseline::convTransposeFloatRows;
+  // The portable build of every entry point (it has no pairwise depthwise kernel), then what
+  // each level the processor reaches replaces.
+  ConvIsaKernels k{isa_baseline::convFloatMicroKernel,   isa_baseline::convQuantMicroKernel,
+                   isa_baseline::convRequantizeU8,       isa_baseline::convRequantizeS8,
+                   /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
+                   isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;

@@ -164,8 +164,8 @@ struct OpKernels {
   // Anything more once the requantization parameters are known; null: nothing.
   void (*prepareQuant)(const Geo&, State&);
 
-  // Execution on the fast device. Creates when needed and runs this execution's XNNPACK operator (sc.xnn) on float32 NHWC
-  // data; false with *error set when it cannot.
+  // Execution on the fast device. Creates when needed and runs this execution's XNNPACK operator
+  // (sc.xnn) on float32 NHWC data; false with *error set when it cannot.
   bool (*xnnpack)(OpContext&, const Geo&, Scratch&, const float* in, float* out,
                   std::string* error);
   // The portable float32 kernel; float16 runs it on widened copies (`bias` is then widened).
@@ -247,7 +247,7 @@ Status executeReference(OpContext& ctx) {
 // Registers convolution-family operation `opType` (in namespace nn) with its OpKernels
 // `kernels`: init<kernels> to prepare, and the separate entry points of the fast device
 // (execute<kernels>) and of the reference device (executeReference<kernels>).
-#define NN_DEFINE_CONV_KERNEL(opType, kernels)                                              \
-  NN_DEFINE_CPU_KERNEL_FULL(opType, ::nn::conv::execute<kernels>,                           \
+#define NN_DEFINE_CONV_KERNEL(opType, kernels)                                                \
+  NN_DEFINE_CPU_KERNEL_FULL(opType, ::nn::conv::execute<kernels>,                             \
                             ::nn::conv::executeReference<kernels>, ::nn::conv::init<kernels>, \
                             nullptr)

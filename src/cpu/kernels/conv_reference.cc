@@ -62,14 +62,15 @@ void directWindow(const Geometry& g, const Arith& a, const TBias* bias, TOut* ou
 template <typename Arith, typename TIn, typename TFilter, typename TBias, typename TOut>
 void directConv(const Geometry& g, uint32_t groupIn, uint32_t groupOut, const Arith& a,
                 const TIn* input, const TFilter* filter, const TBias* bias, TOut* output) {
-  directWindow(g, a, bias, output,
-               [&](typename Arith::Acc& acc, uint32_t b, uint32_t ih, uint32_t iw, uint32_t kh,
-                   uint32_t kw, uint32_t oc) {
-                 const TIn* in = input + nhwc(g, b, ih, iw) + static_cast<size_t>(oc / groupOut) * groupIn;
-                 const TFilter* f =
-                     filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * groupIn;
-                 for (uint32_t ic = 0; ic < groupIn; ++ic) acc += a.product(in[ic], f[ic]);
-               });
+  directWindow(
+      g, a, bias, output,
+      [&](typename Arith::Acc& acc, uint32_t b, uint32_t ih, uint32_t iw, uint32_t kh, uint32_t kw,
+          uint32_t oc) {
+        const TIn* in = input + nhwc(g, b, ih, iw) + static_cast<size_t>(oc / groupOut) * groupIn;
+        const TFilter* f =
+            filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kw) * groupIn;
+        for (uint32_t ic = 0; ic < groupIn; ++ic) acc += a.product(in[ic], f[ic]);
+      });
 }
 
 // One struct per operation: its loop as run(geometry, arith, input, filter, bias, output), so
@@ -100,8 +101,8 @@ struct DepthwiseLoop {
     directWindow(g, a, bias, output,
                  [&](typename Arith::Acc& acc, uint32_t b, uint32_t ih, uint32_t iw, uint32_t kh,
                      uint32_t kw, uint32_t oc) {
-                   acc += a.product(input[nhwc(g, b, ih, iw) + oc / m],
-                                    filter[(static_cast<size_t>(kh) * g.filterW + kw) * g.outC + oc]);
+                   const size_t f = (static_cast<size_t>(kh) * g.filterW + kw) * g.outC + oc;
+                   acc += a.product(input[nhwc(g, b, ih, iw) + oc / m], filter[f]);
                  });
   }
 };

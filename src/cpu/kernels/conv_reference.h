@@ -11,11 +11,11 @@
 namespace nn {
 namespace conv {
 
-extern const ReferenceKernels<Geometry> kConvReference;           // CONV_2D
-extern const ReferenceKernels<Geometry> kDepthwiseReference;      // DEPTHWISE_CONV_2D
+extern const ReferenceKernels<Geometry> kConvReference;            // CONV_2D
+extern const ReferenceKernels<Geometry> kDepthwiseReference;       // DEPTHWISE_CONV_2D
 extern const ReferenceKernels<GroupedGeometry> kGroupedReference;  // GROUPED_CONV_2D
-extern const ReferenceKernels<Geometry> kTransposeReference;      // TRANSPOSE_CONV_2D
-extern const ReferenceKernels<FcShape> kFullyConnectedReference;  // FULLY_CONNECTED
+extern const ReferenceKernels<Geometry> kTransposeReference;       // TRANSPOSE_CONV_2D
+extern const ReferenceKernels<FcShape> kFullyConnectedReference;   // FULLY_CONNECTED
 
 }  // namespace conv
 }  // namespace nn

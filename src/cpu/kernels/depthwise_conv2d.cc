@@ -28,7 +28,8 @@ struct DepthwiseState : public PreparedConv {
 };
 
 using DepthwiseScratch = XnnScratch<XnnConvolution>;
-using Kernels = OpKernels<Geometry, DepthwiseState, DepthwiseScratch>;  // the table at the end
+// The type of this operation's table (at the end of the file).
+using Kernels = OpKernels<Geometry, DepthwiseState, DepthwiseScratch>;
 
 XnnConvConfig xnnConfig(const Geometry& g) {
   return xnnConvConfig(g, g.inC, 1, static_cast<size_t>(g.p.depthMultiplier), /*depthwise=*/true);
@@ -74,6 +75,7 @@ void quant(OpContext& ctx, const Geometry& g, const DepthwiseState& st, Depthwis
                      ctx.threadPool(), sc.kernel);
 }
 
+// In OpKernels order: geometry, reference kernels, init's hooks, the fast device's kernels.
 constexpr Kernels kDepthwise = {resolveWindowGeometry<true>, &kDepthwiseReference, xnnpackSupported,
     prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant};
 

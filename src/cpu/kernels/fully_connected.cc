@@ -31,7 +31,8 @@ struct FcState : public PreparedConv {
 };
 
 using FcScratch = XnnScratch<XnnFullyConnected>;
-using Kernels = OpKernels<FcShape, FcState, FcScratch>;  // the table at the end
+// The type of this operation's table (at the end of the file).
+using Kernels = OpKernels<FcShape, FcState, FcScratch>;
 
 void packFloat(OpContext& ctx, const FcShape& s, PackedFloatWeights* out) {
   if (ctx.inputType(kWeights) == OperandType::TENSOR_FLOAT16) {
@@ -106,7 +107,8 @@ void quant(OpContext& ctx, const FcShape& s, const FcState& st, FcScratch& sc,
                           ctx.threadPool(), sc.kernel);
 }
 
-// No init hooks: init is the one above.
+// In OpKernels order: geometry, reference kernels, init's hooks (none: init is the one
+// above), the fast device's kernels.
 constexpr Kernels kFullyConnected = {resolveFullyConnected, &kFullyConnectedReference, nullptr,
     nullptr, nullptr, nullptr, runXnnpack, portableFloat, quant};
 

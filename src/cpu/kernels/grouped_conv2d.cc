@@ -82,7 +82,8 @@ struct GroupedState : public PreparedConv {
 };
 
 struct GroupedScratch : public XnnScratch<XnnConvolution>, public GroupedSlices {};
-using Kernels = OpKernels<GroupedGeometry, GroupedState, GroupedScratch>;  // the table at the end
+// The type of this operation's table (at the end of the file).
+using Kernels = OpKernels<GroupedGeometry, GroupedState, GroupedScratch>;
 
 XnnConvConfig xnnConfig(const GroupedGeometry& gg) {
   return xnnConvConfig(gg.g, gg.groups, gg.groupIn, gg.groupOut, /*depthwise=*/false);
@@ -184,6 +185,7 @@ void quant(OpContext& ctx, const GroupedGeometry& gg, const GroupedState& st, Gr
            });
 }
 
+// In OpKernels order: geometry, reference kernels, init's hooks, the fast device's kernels.
 constexpr Kernels kGrouped = {resolveGroupedGeometry, &kGroupedReference, xnnpackSupported,
     prepareQuantFilter, prepareFloatFilter, prepareQuant, runXnnpack, portableFloat, quant};
 

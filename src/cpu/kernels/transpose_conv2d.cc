@@ -25,7 +25,7 @@ namespace {
 
 using namespace conv;  // NOLINT: the family's types and helpers
 
-constexpr uint32_t kInput = 0, kFilter = 1, kBias = 2;
+constexpr uint32_t kFilter = 1, kBias = 2;
 
 // ---- fast kernels (NHWC): gather over output rows --------------------------------------
 
@@ -110,7 +110,8 @@ struct TransposeConvState : public PreparedConv {
 
 // One execution's XNNPACK operator, recreated if the geometry changes.
 using TransposeConvScratch = XnnScratch<XnnDeconvolution>;
-using Kernels = OpKernels<Geometry, TransposeConvState, TransposeConvScratch>;  // the table at the end
+// The type of this operation's table (at the end of the file).
+using Kernels = OpKernels<Geometry, TransposeConvState, TransposeConvScratch>;
 
 // XNNPACK takes non-negative paddings plus an adjustment (< stride) that extends the output
 // at the bottom/right: a negative tail padding maps onto it.
@@ -205,6 +206,7 @@ void quant(OpContext& ctx, const Geometry& g, const TransposeConvState& st,
                        static_cast<uint8_t*>(out), ctx.threadPool(), sc.kernel);
 }
 
+// In OpKernels order: geometry, reference kernels, init's hooks, the fast device's kernels.
 constexpr Kernels kTranspose = {resolveTransposeGeometry, &kTransposeReference, xnnpackSupported,
     prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant};
 
