@@ -18,10 +18,9 @@ inline uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // Bytes rounded up to whole cache lines, so the buffers carved out of one slot stay aligned.
 inline size_t lines(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
-// The window of a depthwise argument block (both have channels and dilation besides).
+// What both depthwise argument blocks have besides the window: channels and dilation.
 template <typename Args>
-void setDepthwiseWindow(const Geometry& g, Args* a) {
-  setWindowArgs(g, a);
+void setDepthwiseArgs(const Geometry& g, Args* a) {
   a->channels = g.outC;
   a->dilationH = g.p.dilationH;
   a->dilationW = g.p.dilationW;
@@ -54,7 +53,8 @@ void depthwiseQuantPairwise(const Geometry& g, const QuantParams& q, const T* in
                             const PackedDepthwiseFilter& filter, const int32_t* bias, T* output,
                             ThreadPool* pool, KernelScratch& ks, RowsFn rowsFn) {
   ConvDepthwiseQuantArgs a{};
-  setDepthwiseWindow(g, &a);
+  setWindowArgs(g, &a);
+  setDepthwiseArgs(g, &a);
   a.inputZeroPoint = q.inputZeroPoint;
   a.outputZeroPoint = q.outputZeroPoint;
   a.actMin = q.actMin;
@@ -136,7 +136,7 @@ void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filt
                         const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
   ConvDepthwiseFloatArgs a{};
   setFloatArgs(g, input, filter, bias, output, &a);
-  setDepthwiseWindow(g, &a);
+  setDepthwiseArgs(g, &a);
   a.depthMultiplier = static_cast<uint32_t>(g.p.depthMultiplier);
   runFloatRows(convIsaKernels().depthwiseFloatRows, a, g, pool, ks);
 }
