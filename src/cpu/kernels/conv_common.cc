@@ -41,6 +41,13 @@ XnnConvConfig xnnConvConfig(const Geometry& g, uint32_t groups, size_t groupInpu
   return c;
 }
 
+bool runXnnConvolution(OpContext& ctx, const Geometry& g, const XnnConvConfig& want,
+                       XnnConvolution& xnn, const float* in, float* out, std::string* error) {
+  bool ok = xnn.valid() && sameConfig(xnn.config(), want);
+  if (!ok) ok = xnn.create(want, ctx.input<float>(1), ctx.input<float>(2), error);
+  return ok && xnn.run(g.batches, g.inH, g.inW, in, out, ctx.threadPool(), error);
+}
+
 // =========================================================================================
 // Layout
 

@@ -1,7 +1,8 @@
-// CPU-side pieces shared by the convolution family's kernels: operand helpers, per-execution
-// scratch, NCHW<->NHWC copies, the per-type dispatch, float16 widening and the XNNPACK
-// configuration of a geometry. What the operations *are* (signatures, geometry, quantization
-// parameters) is in spec/ops/conv.h.
+// CPU-side pieces shared by the convolution family's kernels: operand helpers, the window
+// walks of the direct loops, per-execution scratch and its parallel slots, NCHW<->NHWC copies,
+// float16 widening, prepared-or-now values, and XNNPACK with its portable fallback. The drivers
+// that put them together per operation are in conv_driver.h. What the operations *are*
+// (signatures, geometry, quantization parameters) is in spec/ops/conv.h.
 //
 // Prepared state (OpState, built by init) is read-only during execution; everything a
 // computation writes lives in the execution's scratch (a ConvScratch subclass per operation),
@@ -9,11 +10,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "cpu/kernel.h"
 #include "cpu/thread_pool.h"
 #include "cpu/xnnpack_util.h"
+#include "hal/log.h"
 #include "spec/ops/common.h"
 #include "spec/ops/conv.h"
 
@@ -40,6 +44,32 @@ inline int32_t tapPos(uint32_t o, uint32_t k, int32_t stride, int32_t pad, int32
                       uint32_t size) {
   const int64_t pos = static_cast<int64_t>(o) * stride - pad + static_cast<int64_t>(k) * dilation;
   return pos >= 0 && pos < size ? static_cast<int32_t>(pos) : -1;
+}
+
+// Calls tap(ih, iw, kh, kw) for every filter tap of output pixel (oh, ow) that lands inside
+// the input (padding taps are skipped), rows outer, in filter order: the walk every direct
+// convolution loop makes, so summation orders stay those of the spec formula.
+template <typename Fn>
+inline void forEachTap(const Geometry& g, uint32_t oh, uint32_t ow, const Fn& tap) {
+  for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+    const int32_t ih = tapPos(oh, kh, g.p.strideH, g.p.padTop, g.p.dilationH, g.inH);
+    if (ih < 0) continue;
+    for (uint32_t kw = 0; kw < g.filterW; ++kw) {
+      const int32_t iw = tapPos(ow, kw, g.p.strideW, g.p.padLeft, g.p.dilationW, g.inW);
+      if (iw < 0) continue;
+      tap(static_cast<uint32_t>(ih), static_cast<uint32_t>(iw), kh, kw);
+    }
+  }
+}
+
+// Calls fn(b, oh, ow, oc) for every output element, in NHWC order (the reference kernels'
+// one-element-at-a-time loop).
+template <typename Fn>
+inline void forEachOutput(const Geometry& g, const Fn& fn) {
+  for (uint32_t b = 0; b < g.batches; ++b)
+    for (uint32_t oh = 0; oh < g.outH; ++oh)
+      for (uint32_t ow = 0; ow < g.outW; ++ow)
+        for (uint32_t oc = 0; oc < g.outC; ++oc) fn(b, oh, ow, oc);
 }
 
 // ---- per-execution scratch ----------------------------------------------------------------
@@ -118,6 +148,19 @@ void runSlots(ThreadPool* pool, size_t n, size_t slots, const Fn& fn) {
 // each slot needs much scratch (`bytesPerSlot`), never more than n.
 size_t slotCount(const ThreadPool* pool, size_t n, size_t bytesPerSlot);
 
+// The parallel shape of the fast kernels: items [0, n) (output rows, GEMM tasks) split over
+// slots, each slot with `perSlot` elements of T of its own in `ks` (accumulators, a panel);
+// fn(begin, end, buffer) per slot.
+template <typename T, typename Fn>
+void runSlotted(ThreadPool* pool, KernelScratch& ks, size_t n, size_t perSlot, const Fn& fn) {
+  const size_t bytes = sizeof(T) * perSlot;
+  const size_t slots = slotCount(pool, n, bytes);
+  ks.slots.reserve(slots, bytes);
+  runSlots(pool, n, slots, [&](size_t begin, size_t end, size_t slot) {
+    fn(begin, end, ks.slots.slot<T>(slot));
+  });
+}
+
 // ---- layout ------------------------------------------------------------------------------
 
 // [N,C,H,W] <-> [N,H,W,C] for elements of `elemSize` bytes.
@@ -127,10 +170,13 @@ void nhwcToNchw(const void* in, void* out, uint32_t n, uint32_t h, uint32_t w, u
                 uint32_t elemSize);
 
 // Calls fn(const void* input, void* output) -> Status with NHWC buffers: the operands
-// themselves for NHWC, transposed copies (in `scratch`) when the layout flag selects NCHW.
+// themselves for NHWC (and when `layout` is null: FULLY_CONNECTED has no spatial layout),
+// transposed copies (in `scratch`) when the layout flag selects NCHW.
 template <typename Fn>
-Status withNhwcBuffers(OpContext& ctx, const Geometry& g, ConvScratch& scratch, const Fn& fn) {
-  if (!g.p.nchw) return fn(ctx.inputData(0), ctx.outputData(0));
+Status withNhwcBuffers(OpContext& ctx, const Geometry* layout, ConvScratch& scratch,
+                       const Fn& fn) {
+  if (layout == nullptr || !layout->p.nchw) return fn(ctx.inputData(0), ctx.outputData(0));
+  const Geometry& g = *layout;
   const uint32_t es = elementSize(ctx.inputType(0));
   uint8_t* in = scratch.nhwcInput.get<uint8_t>(ctx.inputShape(0).bytes());
   uint8_t* out = scratch.nhwcOutput.get<uint8_t>(ctx.outputShape(0).bytes());
@@ -140,52 +186,59 @@ Status withNhwcBuffers(OpContext& ctx, const Geometry& g, ConvScratch& scratch, 
   return kOk;
 }
 
-// Runs the kernel matching the input type on NHWC views of input 0 / output 0. Every
-// convolution-family operation has one float32, one float16 and one 8-bit quantized kernel
-// with this shape; `Geo` is the op's geometry, `State` its prepared state (read-only; void
-// for the reference kernels), `Scratch` its per-execution scratch.
-template <typename Geo, typename State, typename Scratch>
-Status executeByType(OpContext& ctx, const Geometry& layout, const Geo& geo, const State* st,
-                     Scratch& sc,
-                     Status (*f32)(OpContext&, const Geo&, const State*, Scratch&, const float*,
-                                   float*),
-                     Status (*f16)(OpContext&, const Geo&, const State*, Scratch&, const Half*,
-                                   Half*),
-                     Status (*quant)(OpContext&, const Geo&, const State*, Scratch&,
-                                     const void*, void*)) {
-  return withNhwcBuffers(ctx, layout, sc, [&](const void* in, void* out) -> Status {
-    switch (ctx.inputType(0)) {
-      case OperandType::TENSOR_FLOAT32:
-        return f32(ctx, geo, st, sc, static_cast<const float*>(in), static_cast<float*>(out));
-      case OperandType::TENSOR_FLOAT16:
-        return f16(ctx, geo, st, sc, static_cast<const Half*>(in), static_cast<Half*>(out));
-      case OperandType::TENSOR_QUANT8_ASYMM:
-      case OperandType::TENSOR_QUANT8_ASYMM_SIGNED:
-        return quant(ctx, geo, st, sc, in, out);
-      default:
-        return ctx.fail("unsupported input type %s", toString(ctx.inputType(0)));
-    }
-  });
+// True for TENSOR_QUANT8_ASYMM_SIGNED data (int8), false for TENSOR_QUANT8_ASYMM (uint8).
+inline bool signedData(const OpContext& ctx) {
+  return ctx.inputType(0) == OperandType::TENSOR_QUANT8_ASYMM_SIGNED;
 }
 
 void halfToFloat(const Half* in, float* out, size_t n);
 void floatToHalf(const float* in, Half* out, size_t n);
 
-// Runs fn(input, output) on float32 copies of a float16 convolution's NHWC input and output
-// (the copies live in `sc`); `count` elements in, `outCount` out.
+// Input `i` (float16) widened into `buffer`.
+const float* widenInput(const OpContext& ctx, uint32_t i, ScratchBuffer& buffer);
+
+// The float16 form of every operation of the family on both devices: the float32 kernel
+// fn(input, bias, output) on float32 copies in `sc` of the (NHWC) input `in` and of the bias
+// (input 2), the result narrowed back into `out`.
 template <typename Fn>
-Status withWidenedBuffers(const Half* in, size_t inCount, Half* out, size_t outCount,
-                          ConvScratch& sc, const Fn& fn) {
+void widenedFloat16(OpContext& ctx, ConvScratch& sc, const Half* in, Half* out, const Fn& fn) {
+  const size_t inCount = ctx.inputShape(0).count();
+  const size_t outCount = ctx.outputShape(0).count();
+  const float* bias = widenInput(ctx, 2, sc.wideBias);
   float* input = sc.wideInput.get<float>(inCount);
   float* output = sc.wideOutput.get<float>(outCount);
   halfToFloat(in, input, inCount);
-  NN_RETURN_IF_ERROR(fn(static_cast<const float*>(input), output));
+  fn(static_cast<const float*>(input), bias, output);
   floatToHalf(output, out, outCount);
-  return kOk;
 }
 
-// Input `i` (float16) widened into `buffer`.
-const float* widenInput(const OpContext& ctx, uint32_t i, ScratchBuffer& buffer);
+// What init prepared (`prepared`; null or empty when it could not, e.g. for a filter only
+// known at execution), or else the same prepared now, for this computation only:
+// prepare(&own), or pack(ctx, geo, &own). Read-only either way.
+template <typename T>
+class PreparedOrNow {
+ public:
+  template <typename Prepare>
+  PreparedOrNow(const T* prepared, const Prepare& prepare) : value_(prepared) {
+    if (value_ == nullptr) {
+      prepare(&own_);
+      value_ = &own_;
+    }
+  }
+  template <typename Geo>
+  PreparedOrNow(const std::optional<T>& prepared, void (*pack)(OpContext&, const Geo&, T*),
+                OpContext& ctx, const Geo& geo)
+      : PreparedOrNow(prepared ? &*prepared : nullptr, [&](T* out) { pack(ctx, geo, out); }) {}
+  PreparedOrNow(const PreparedOrNow&) = delete;
+  PreparedOrNow& operator=(const PreparedOrNow&) = delete;
+
+  const T& operator*() const { return *value_; }
+  const T* operator->() const { return value_; }
+
+ private:
+  T own_;
+  const T* value_;
+};
 
 // ---- requantization ----------------------------------------------------------------------
 
@@ -210,6 +263,36 @@ inline int32_t requantize(int32_t x, int32_t multiplier, int32_t shift) {
 // bounds) with the given channel grouping.
 XnnConvConfig xnnConvConfig(const Geometry& g, uint32_t groups, size_t groupInputChannels,
                             size_t groupOutputChannels, bool depthwise);
+
+// An operation's scratch when its float32 form may run on XNNPACK: the operator belongs to
+// the execution (XNNPACK operators hold per-run setup), created on its first computation.
+template <typename XnnOperator>
+struct XnnScratch : public ConvScratch {
+  XnnOperator xnn;
+  bool xnnFailed = false;  // this execution falls back to the portable kernel
+};
+
+// The float32 form on the fast device: XNNPACK when init prepared it (`prepared`) and it has
+// not failed in this execution, else the portable kernel. xnnpack(std::string* error) creates
+// (if needed) and runs the operator in sc.xnn, false with *error set when it cannot; the first
+// failure is logged and the rest of the execution goes straight to portable().
+template <typename XnnOperator, typename Xnnpack, typename Portable>
+void xnnpackOrPortable(bool prepared, XnnScratch<XnnOperator>& sc, const char* opName,
+                       const Xnnpack& xnnpack, const Portable& portable) {
+  if (prepared && !sc.xnnFailed) {
+    std::string error;
+    if (xnnpack(&error)) return;
+    logInfo("%s: XNNPACK failed (%s); using the portable kernel", opName, error.c_str());
+    sc.xnnFailed = true;
+  }
+  portable();
+}
+
+// Runs XNNPACK convolution `want` (filter input 1, bias input 2) in `xnn`, creating it first
+// when this execution has none for that configuration (implicit padding can change with an
+// input size known only at execution).
+bool runXnnConvolution(OpContext& ctx, const Geometry& g, const XnnConvConfig& want,
+                       XnnConvolution& xnn, const float* in, float* out, std::string* error);
 
 }  // namespace conv
 }  // namespace nn

@@ -18,6 +18,14 @@ inline uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // Bytes rounded up to whole cache lines, so the buffers carved out of one slot stay aligned.
 inline size_t lines(size_t bytes) { return (bytes + 63) / 64 * 64; }
 
+// What both depthwise argument blocks have besides the window: channels and dilation.
+template <typename Args>
+void setDepthwiseArgs(const Geometry& g, Args* a) {
+  a->channels = g.outC;
+  a->dilationH = g.p.dilationH;
+  a->dilationW = g.p.dilationW;
+}
+
 // The filter in the pairwise kernel's layout (conv_isa.h, kConvDwBlock).
 void interleaveDepthwise(PackedDepthwiseFilter* f) {
   const uint32_t taps = f->taps, C = f->channels;
@@ -45,21 +53,8 @@ void depthwiseQuantPairwise(const Geometry& g, const QuantParams& q, const T* in
                             const PackedDepthwiseFilter& filter, const int32_t* bias, T* output,
                             ThreadPool* pool, KernelScratch& ks, RowsFn rowsFn) {
   ConvDepthwiseQuantArgs a{};
-  a.batches = g.batches;
-  a.inH = g.inH;
-  a.inW = g.inW;
-  a.inC = g.inC;
-  a.outH = g.outH;
-  a.outW = g.outW;
-  a.channels = g.outC;
-  a.filterH = g.filterH;
-  a.filterW = g.filterW;
-  a.strideH = g.p.strideH;
-  a.strideW = g.p.strideW;
-  a.padTop = g.p.padTop;
-  a.padLeft = g.p.padLeft;
-  a.dilationH = g.p.dilationH;
-  a.dilationW = g.p.dilationW;
+  setWindowArgs(g, &a);
+  setDepthwiseArgs(g, &a);
   a.inputZeroPoint = q.inputZeroPoint;
   a.outputZeroPoint = q.outputZeroPoint;
   a.actMin = q.actMin;
@@ -76,10 +71,7 @@ void depthwiseQuantPairwise(const Geometry& g, const QuantParams& q, const T* in
   const size_t tapBytes = lines(sizeof(const T*) * pairs * 2);
   const size_t slotBytes = accBytes + zeroBytes + tapBytes + sizeof(const T*) * g.filterH;
   const size_t rows = static_cast<size_t>(g.batches) * g.outH;
-  const size_t slots = slotCount(pool, rows, slotBytes);
-  ks.slots.reserve(slots, slotBytes);
-  runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
-    uint8_t* base = ks.slots.slot<uint8_t>(slot);
+  runSlotted<uint8_t>(pool, ks, rows, slotBytes, [&](size_t begin, size_t end, uint8_t* base) {
     rowsFn(a, begin, end, reinterpret_cast<int32_t*>(base), reinterpret_cast<T*>(base + accBytes),
            reinterpret_cast<const T**>(base + accBytes + zeroBytes),
            reinterpret_cast<const T**>(base + accBytes + zeroBytes + tapBytes));
@@ -92,39 +84,31 @@ void depthwiseQuantImpl(const Geometry& g, const QuantParams& q, const T* input,
                         KernelScratch& ks) {
   const ConvIsaKernels& kernels = convIsaKernels();
   const size_t rows = static_cast<size_t>(g.batches) * g.outH;
-  const size_t slots = slotCount(pool, rows, sizeof(int32_t) * g.outC);
-  ks.slots.reserve(slots, sizeof(int32_t) * g.outC);
-  runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
+  runSlotted<int32_t>(pool, ks, rows, g.outC, [&](size_t begin, size_t end, int32_t* acc) {
     // Locals so the compiler knows nothing below aliases the loop bounds.
     const uint32_t C = g.outC, inC = g.inC, outH = g.outH, outW = g.outW;
     const uint32_t mult = static_cast<uint32_t>(g.p.depthMultiplier);
     const int32_t zin = q.inputZeroPoint;
     const int32_t* multiplier = q.multiplier.data();
     const int32_t* shift = q.shift.data();
-    int32_t* __restrict a = ks.slots.slot<int32_t>(slot);
+    int32_t* __restrict a = acc;
     for (size_t row = begin; row < end; ++row) {
       const uint32_t b = static_cast<uint32_t>(row / outH), oh = static_cast<uint32_t>(row % outH);
       for (uint32_t ow = 0; ow < outW; ++ow) {
         for (uint32_t c = 0; c < C; ++c) a[c] = bias[c];
-        for (uint32_t kh = 0; kh < g.filterH; ++kh) {
-          const int32_t ih = tapPos(oh, kh, g.p.strideH, g.p.padTop, g.p.dilationH, g.inH);
-          if (ih < 0) continue;
-          for (uint32_t kw = 0; kw < g.filterW; ++kw) {
-            const int32_t iw = tapPos(ow, kw, g.p.strideW, g.p.padLeft, g.p.dilationW, g.inW);
-            if (iw < 0) continue;
-            const T* __restrict in = input + nhwc(g, b, ih, iw);
-            const int16_t* __restrict f = filter + (static_cast<size_t>(kh) * g.filterW + kw) * C;
-            if (mult == 1) {
-              for (uint32_t c = 0; c < C; ++c)
-                a[c] += (static_cast<int32_t>(in[c]) - zin) * static_cast<int32_t>(f[c]);
-            } else {
-              for (uint32_t ic = 0; ic < inC; ++ic) {
-                const int32_t x = static_cast<int32_t>(in[ic]) - zin;
-                for (uint32_t j = 0; j < mult; ++j) a[ic * mult + j] += x * f[ic * mult + j];
-              }
+        forEachTap(g, oh, ow, [&](uint32_t ih, uint32_t iw, uint32_t kh, uint32_t kw) {
+          const T* __restrict in = input + nhwc(g, b, ih, iw);
+          const int16_t* __restrict f = filter + (static_cast<size_t>(kh) * g.filterW + kw) * C;
+          if (mult == 1) {
+            for (uint32_t c = 0; c < C; ++c)
+              a[c] += (static_cast<int32_t>(in[c]) - zin) * static_cast<int32_t>(f[c]);
+          } else {
+            for (uint32_t ic = 0; ic < inC; ++ic) {
+              const int32_t x = static_cast<int32_t>(in[ic]) - zin;
+              for (uint32_t j = 0; j < mult; ++j) a[ic * mult + j] += x * f[ic * mult + j];
             }
           }
-        }
+        });
         T* out = output + outIndex(g, b, oh, ow);
         requantizeRow(kernels, a, nullptr, 0, multiplier, shift, q.outputZeroPoint, q.actMin,
                       q.actMax, C, out);
@@ -151,34 +135,10 @@ void depthwiseQuantDispatch(const Geometry& g, const QuantParams& q, const T* in
 void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
                         const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
   ConvDepthwiseFloatArgs a{};
-  a.batches = g.batches;
-  a.inH = g.inH;
-  a.inW = g.inW;
-  a.inC = g.inC;
-  a.outH = g.outH;
-  a.outW = g.outW;
-  a.channels = g.outC;
-  a.filterH = g.filterH;
-  a.filterW = g.filterW;
+  setFloatArgs(g, input, filter, bias, output, &a);
+  setDepthwiseArgs(g, &a);
   a.depthMultiplier = static_cast<uint32_t>(g.p.depthMultiplier);
-  a.strideH = g.p.strideH;
-  a.strideW = g.p.strideW;
-  a.padTop = g.p.padTop;
-  a.padLeft = g.p.padLeft;
-  a.dilationH = g.p.dilationH;
-  a.dilationW = g.p.dilationW;
-  activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
-  a.input = input;
-  a.filter = filter;
-  a.bias = bias;
-  a.output = output;
-  const auto rowsFn = convIsaKernels().depthwiseFloatRows;
-  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
-  const size_t slots = slotCount(pool, rows, sizeof(float) * g.outC);
-  ks.slots.reserve(slots, sizeof(float) * g.outC);
-  runSlots(pool, rows, slots, [&](size_t begin, size_t end, size_t slot) {
-    rowsFn(a, begin, end, ks.slots.slot<float>(slot));
-  });
+  runFloatRows(convIsaKernels().depthwiseFloatRows, a, g, pool, ks);
 }
 
 void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint, uint32_t taps,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "cpu/isa.h"
 #include "cpu/kernels/conv_common.h"
@@ -80,30 +81,34 @@ void requantizeStore(const int32_t* acc, const int32_t* add, int32_t rowOffset,
   }
 }
 
+// Calls fn(std::integral_constant<int, MR>) for MR = mr: the tiles are instantiated for each
+// row count up to 6 (kConvMaxMR), which every other count also takes.
+template <typename Fn>
+void withRowCount(uint32_t mr, const Fn& fn) {
+  switch (mr) {
+    case 1: fn(std::integral_constant<int, 1>()); break;
+    case 2: fn(std::integral_constant<int, 2>()); break;
+    case 3: fn(std::integral_constant<int, 3>()); break;
+    case 4: fn(std::integral_constant<int, 4>()); break;
+    case 5: fn(std::integral_constant<int, 5>()); break;
+    default: fn(std::integral_constant<int, 6>()); break;
+  }
+}
+
 }  // namespace
 
 void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
                           const float* biasTile, float* acc) {
-  switch (mr) {
-    case 1: floatTile<1>(rows, tile, k, biasTile, acc); break;
-    case 2: floatTile<2>(rows, tile, k, biasTile, acc); break;
-    case 3: floatTile<3>(rows, tile, k, biasTile, acc); break;
-    case 4: floatTile<4>(rows, tile, k, biasTile, acc); break;
-    case 5: floatTile<5>(rows, tile, k, biasTile, acc); break;
-    default: floatTile<6>(rows, tile, k, biasTile, acc); break;
-  }
+  withRowCount(mr, [&](auto rowCount) {
+    floatTile<decltype(rowCount)::value>(rows, tile, k, biasTile, acc);
+  });
 }
 
 void convQuantMicroKernel(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
                           uint32_t k4, int32_t* acc) {
-  switch (mr) {
-    case 1: quantTile<1>(rows, tile, k4, acc); break;
-    case 2: quantTile<2>(rows, tile, k4, acc); break;
-    case 3: quantTile<3>(rows, tile, k4, acc); break;
-    case 4: quantTile<4>(rows, tile, k4, acc); break;
-    case 5: quantTile<5>(rows, tile, k4, acc); break;
-    default: quantTile<6>(rows, tile, k4, acc); break;
-  }
+  withRowCount(mr, [&](auto rowCount) {
+    quantTile<decltype(rowCount)::value>(rows, tile, k4, acc);
+  });
 }
 
 void convRequantizeU8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
@@ -129,13 +134,12 @@ namespace conv {
 namespace {
 
 ConvIsaKernels selectKernels() {
-  ConvIsaKernels k{};
-  k.floatMicroKernel = isa_baseline::convFloatMicroKernel;
-  k.quantMicroKernel = isa_baseline::convQuantMicroKernel;
-  k.requantizeU8 = isa_baseline::convRequantizeU8;
-  k.requantizeS8 = isa_baseline::convRequantizeS8;
-  k.depthwiseFloatRows = isa_baseline::convDepthwiseFloatRows;
-  k.transposeFloatRows = isa_baseline::convTransposeFloatRows;
+  // The portable build of every entry point (it has no pairwise depthwise kernel), then what
+  // each level the processor reaches replaces.
+  ConvIsaKernels k{isa_baseline::convFloatMicroKernel,   isa_baseline::convQuantMicroKernel,
+                   isa_baseline::convRequantizeU8,       isa_baseline::convRequantizeS8,
+                   /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
+                   isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;

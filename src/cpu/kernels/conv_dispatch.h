@@ -7,34 +7,23 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/isa/conv_isa.h"
 
 namespace nn {
 namespace conv {
 
 struct ConvIsaKernels {
-  void (*floatMicroKernel)(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
-                           const float* biasTile, float* acc);
-  void (*quantMicroKernel)(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
-                           uint32_t k4, int32_t* acc);
-  void (*requantizeU8)(const int32_t* acc, const int32_t* add, int32_t rowOffset,
-                       const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                       int32_t lo, int32_t hi, uint32_t count, uint8_t* out);
-  void (*requantizeS8)(const int32_t* acc, const int32_t* add, int32_t rowOffset,
-                       const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                       int32_t lo, int32_t hi, uint32_t count, int8_t* out);
+  ConvFloatMicroKernelFn* floatMicroKernel;
+  ConvQuantMicroKernelFn* quantMicroKernel;
+  ConvRequantizeFn<uint8_t>* requantizeU8;
+  ConvRequantizeFn<int8_t>* requantizeS8;
   // The pairwise depthwise kernel (depth multiplier 1, interleaved filter); null when this
   // level has none and the portable loop runs instead.
-  void (*depthwiseQuantRowsU8)(const ConvDepthwiseQuantArgs& a, size_t rowBegin, size_t rowEnd,
-                               int32_t* acc, uint8_t* zeroRow, const uint8_t** taps,
-                               const uint8_t** rowBase);
-  void (*depthwiseQuantRowsS8)(const ConvDepthwiseQuantArgs& a, size_t rowBegin, size_t rowEnd,
-                               int32_t* acc, int8_t* zeroRow, const int8_t** taps,
-                               const int8_t** rowBase);
-  void (*depthwiseFloatRows)(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                             float* acc);
-  void (*transposeFloatRows)(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                             float* acc);
+  ConvDepthwiseQuantRowsFn<uint8_t>* depthwiseQuantRowsU8;
+  ConvDepthwiseQuantRowsFn<int8_t>* depthwiseQuantRowsS8;
+  ConvFloatRowsFn<ConvDepthwiseFloatArgs>* depthwiseFloatRows;
+  ConvFloatRowsFn<ConvTransposeFloatArgs>* transposeFloatRows;
 };
 
 const ConvIsaKernels& convIsaKernels();
@@ -49,6 +38,47 @@ inline void requantizeRow(const ConvIsaKernels& k, const int32_t* acc, const int
                           int32_t rowOffset, const int32_t* multiplier, const int32_t* shift,
                           int32_t outZero, int32_t lo, int32_t hi, uint32_t count, int8_t* out) {
   k.requantizeS8(acc, add, rowOffset, multiplier, shift, outZero, lo, hi, count, out);
+}
+
+// ---- argument blocks of the row kernels ----------------------------------------------------
+
+// The window fields every argument block of conv_isa.h has (sizes, strides, leading padding),
+// from g. The blocks stay plain structs for the ISA units; this fills them on the baseline side.
+template <typename Args>
+void setWindowArgs(const Geometry& g, Args* a) {
+  a->batches = g.batches;
+  a->inH = g.inH;
+  a->inW = g.inW;
+  a->inC = g.inC;
+  a->outH = g.outH;
+  a->outW = g.outW;
+  a->filterH = g.filterH;
+  a->filterW = g.filterW;
+  a->strideH = g.p.strideH;
+  a->strideW = g.p.strideW;
+  a->padTop = g.p.padTop;
+  a->padLeft = g.p.padLeft;
+}
+
+// A float32 block: the window, the activation bounds and the buffers.
+template <typename Args>
+void setFloatArgs(const Geometry& g, const float* input, const float* filter, const float* bias,
+                  float* output, Args* a) {
+  setWindowArgs(g, a);
+  activationRangeFloat(g.p.activation, &a->outputMin, &a->outputMax);
+  a->input = input;
+  a->filter = filter;
+  a->bias = bias;
+  a->output = output;
+}
+
+// Runs a float32 row kernel of the table over every output row (batches * outH) in parallel,
+// each thread with one float accumulator per output channel.
+template <typename Args>
+void runFloatRows(ConvFloatRowsFn<Args>* rows, const Args& a, const Geometry& g, ThreadPool* pool,
+                  KernelScratch& ks) {
+  runSlotted<float>(pool, ks, static_cast<size_t>(g.batches) * g.outH, g.outC,
+                    [&](size_t begin, size_t end, float* acc) { rows(a, begin, end, acc); });
 }
 
 }  // namespace conv

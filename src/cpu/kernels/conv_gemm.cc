@@ -26,7 +26,38 @@ inline uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // `scratch` holds at least the row's padded length; quant8 providers also return the sum of
 // the row's first k entries.
 
+// The blocking both GEMMs share: tasks of kRowBlock rows x kColBlockTiles column tiles spread
+// over the pool. For each task, rows(slot, panel, m0, m1) provides rows [m0, m1) (the panel is
+// the slot's scratch for copies of them), then block(slot, t, m0, r0, mr) runs the micro-kernel
+// on tile t for rows [r0, r0 + mr). `Slot` holds what a thread keeps between the two (row
+// pointers, accumulators): one per slot, never shared.
+template <typename Slot, typename Rows, typename Block>
+void gemmTasks(uint32_t m, uint32_t tiles, size_t panelBytes, ThreadPool* pool,
+               KernelScratch& ks, const Rows& rows, const Block& block) {
+  const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
+  const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
+  const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
+  runSlotted<uint8_t>(pool, ks, tasks, panelBytes, [&](size_t begin, size_t end, uint8_t* panel) {
+    Slot slot;
+    for (size_t task = begin; task < end; ++task) {
+      const uint32_t rb = static_cast<uint32_t>(task / colBlocks);
+      const uint32_t cb = static_cast<uint32_t>(task % colBlocks);
+      const uint32_t m0 = rb * kRowBlock, m1 = std::min(m, m0 + kRowBlock);
+      rows(slot, panel, m0, m1);
+      const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
+      for (uint32_t t = cb * kColBlockTiles; t < t1; ++t)
+        for (uint32_t r0 = m0; r0 < m1; r0 += kMaxMR)
+          block(slot, t, m0, r0, std::min(kMaxMR, m1 - r0));
+    }
+  });
+}
+
 // ---- float GEMM ---------------------------------------------------------------------------
+
+struct FloatSlot {
+  const float* rowPtr[kRowBlock];
+  float acc[kMaxMR * kTileN];
+};
 
 // output[m][n] = clamp(bias[n] + sum_k row(m)[k] * W[n][k]).
 template <typename RowFn>
@@ -40,38 +71,24 @@ void floatGemm(uint32_t m, const PackedFloatWeights& w, const float* bias, int32
   float lo, hi;
   activationRangeFloat(activation, &lo, &hi);
   const ConvIsaKernels& kernels = convIsaKernels();
-  const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
-  const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
-  const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
   const size_t panelBytes = sizeof(float) * kRowBlock * std::max<uint32_t>(k, 1);
-  const size_t slots = slotCount(pool, tasks, panelBytes);
-  ks.slots.reserve(slots, panelBytes);
-  runSlots(pool, tasks, slots, [&](size_t begin, size_t end, size_t slot) {
-    float* panel = ks.slots.slot<float>(slot);
-    const float* rowPtr[kRowBlock];
-    float acc[kMaxMR * kTileN];
-    for (size_t task = begin; task < end; ++task) {
-      const uint32_t rb = static_cast<uint32_t>(task / colBlocks);
-      const uint32_t cb = static_cast<uint32_t>(task % colBlocks);
-      const uint32_t m0 = rb * kRowBlock, m1 = std::min(m, m0 + kRowBlock);
-      for (uint32_t r = m0; r < m1; ++r)
-        rowPtr[r - m0] = rowFn(r, panel + static_cast<size_t>(r - m0) * k);
-      const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
-      for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
+  gemmTasks<FloatSlot>(
+      m, tiles, panelBytes, pool, ks,
+      [&](FloatSlot& s, uint8_t* panel, uint32_t m0, uint32_t m1) {
+        float* rows = reinterpret_cast<float*>(panel);
+        for (uint32_t r = m0; r < m1; ++r)
+          s.rowPtr[r - m0] = rowFn(r, rows + static_cast<size_t>(r - m0) * k);
+      },
+      [&](FloatSlot& s, uint32_t t, uint32_t m0, uint32_t r0, uint32_t mr) {
         const float* tile = w.data.data() + static_cast<size_t>(t) * k * kTileN;
         const uint32_t c0 = t * kTileN, cn = std::min(kTileN, n - c0);
-        for (uint32_t r0 = m0; r0 < m1; r0 += kMaxMR) {
-          const uint32_t mr = std::min(kMaxMR, m1 - r0);
-          kernels.floatMicroKernel(mr, rowPtr + (r0 - m0), tile, k, biasPadded + c0, acc);
-          for (uint32_t r = 0; r < mr; ++r) {
-            float* out = output + static_cast<size_t>(r0 + r) * n + c0;
-            const float* a = acc + r * kTileN;
-            for (uint32_t c = 0; c < cn; ++c) out[c] = std::min(hi, std::max(lo, a[c]));
-          }
+        kernels.floatMicroKernel(mr, s.rowPtr + (r0 - m0), tile, k, biasPadded + c0, s.acc);
+        for (uint32_t r = 0; r < mr; ++r) {
+          float* out = output + static_cast<size_t>(r0 + r) * n + c0;
+          const float* a = s.acc + r * kTileN;
+          for (uint32_t c = 0; c < cn; ++c) out[c] = std::min(hi, std::max(lo, a[c]));
         }
-      }
-    }
-  });
+      });
 }
 
 // ---- quant8 GEMM --------------------------------------------------------------------------
@@ -82,6 +99,12 @@ inline int32_t wrapAdd(int32_t a, int32_t b) {
 inline int32_t wrapMul(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
 }
+
+struct QuantSlot {
+  const uint8_t* rowPtr[kRowBlock];
+  int32_t rowOffset[kRowBlock];
+  alignas(64) int32_t acc[kMaxMR * kTileN];
+};
 
 // The real sum is  sum (a - za)(w - zw)  with a = A - ka and w = W + kw, where A are the
 // unsigned bytes the kernel reads and W the signed stored weights. Writing za' = za + ka and
@@ -101,50 +124,62 @@ void quantGemm(uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
   for (uint32_t c = 0; c < n; ++c)
     columnOffset[c] = wrapAdd(
         wrapAdd(bias ? bias[c] : 0, -wrapMul(inputZeroPrime, w.columnSums[c])), constant);
-  const uint32_t rowBlocks = ceilDiv(m, kRowBlock);
-  const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
-  const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
   const size_t panelBytes = static_cast<size_t>(kRowBlock) * std::max<uint32_t>(k4, 4);
-  const size_t slots = slotCount(pool, tasks, panelBytes);
-  ks.slots.reserve(slots, panelBytes);
-  runSlots(pool, tasks, slots, [&](size_t begin, size_t end, size_t slot) {
-    uint8_t* panel = ks.slots.slot<uint8_t>(slot);
-    const uint8_t* rowPtr[kRowBlock];
-    int32_t rowOffset[kRowBlock];
-    alignas(64) int32_t acc[kMaxMR * kTileN];
-    for (size_t task = begin; task < end; ++task) {
-      const uint32_t rb = static_cast<uint32_t>(task / colBlocks);
-      const uint32_t cb = static_cast<uint32_t>(task % colBlocks);
-      const uint32_t m0 = rb * kRowBlock, m1 = std::min(m, m0 + kRowBlock);
-      for (uint32_t r = m0; r < m1; ++r) {
-        int32_t sum = 0;
-        rowPtr[r - m0] = rowFn(r, panel + static_cast<size_t>(r - m0) * k4, &sum);
-        rowOffset[r - m0] = -wrapMul(zwp, sum);
-      }
-      const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
-      for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
+  gemmTasks<QuantSlot>(
+      m, tiles, panelBytes, pool, ks,
+      [&](QuantSlot& s, uint8_t* panel, uint32_t m0, uint32_t m1) {
+        for (uint32_t r = m0; r < m1; ++r) {
+          int32_t sum = 0;
+          s.rowPtr[r - m0] = rowFn(r, panel + static_cast<size_t>(r - m0) * k4, &sum);
+          s.rowOffset[r - m0] = -wrapMul(zwp, sum);
+        }
+      },
+      [&](QuantSlot& s, uint32_t t, uint32_t m0, uint32_t r0, uint32_t mr) {
         const int8_t* tile = w.data.data() + static_cast<size_t>(t) * k4 * kTileN;
         const uint32_t c0 = t * kTileN, cn = std::min(kTileN, n - c0);
-        for (uint32_t r0 = m0; r0 < m1; r0 += kMaxMR) {
-          const uint32_t mr = std::min(kMaxMR, m1 - r0);
-          kernels.quantMicroKernel(mr, rowPtr + (r0 - m0), tile, k4, acc);
-          // columnOffset folds in bias and the zero-point terms that depend on the column
-          // only, rowOffset those of the row only.
-          for (uint32_t r = 0; r < mr; ++r)
-            requantizeRow(kernels, acc + r * kTileN, columnOffset + c0, rowOffset[r0 - m0 + r],
-                          q.multiplier.data() + c0, q.shift.data() + c0, q.outputZeroPoint,
-                          q.actMin, q.actMax, cn,
-                          output + static_cast<size_t>(r0 + r) * n + c0);
-        }
-      }
-    }
-  });
+        kernels.quantMicroKernel(mr, s.rowPtr + (r0 - m0), tile, k4, s.acc);
+        // columnOffset folds in bias and the zero-point terms that depend on the column only,
+        // rowOffset those of the row only.
+        for (uint32_t r = 0; r < mr; ++r)
+          requantizeRow(kernels, s.acc + r * kTileN, columnOffset + c0, s.rowOffset[r0 - m0 + r],
+                        q.multiplier.data() + c0, q.shift.data() + c0, q.outputZeroPoint,
+                        q.actMin, q.actMax, cn, output + static_cast<size_t>(r0 + r) * n + c0);
+      });
 }
 
 inline int32_t sumBytes(const uint8_t* p, uint32_t count) {
   int32_t s = 0;
   for (uint32_t i = 0; i < count; ++i) s += p[i];
   return s;
+}
+
+// The input zero point in the unsigned domain the kernel reads (int8 data is read + 128).
+inline int32_t unsignedZeroPoint(const QuantParams& q, bool signedData) {
+  return q.inputZeroPoint + (signedData ? 128 : 0);
+}
+
+// What a quant8 row provider returns: `row`, with the sum of its first k bytes in *sum.
+inline const uint8_t* rowWithSum(const uint8_t* row, uint32_t k, int32_t* sum) {
+  *sum = sumBytes(row, k);
+  return row;
+}
+
+// A row built in scratch: zero-padded from k to k4 (the kernel reads 4 bytes at a time).
+inline const uint8_t* paddedRow(uint8_t* row, uint32_t k, uint32_t k4, int32_t* sum) {
+  memset(row + k, 0, k4 - k);
+  return rowWithSum(row, k, sum);
+}
+
+// quantGemm for int8 (signedData) or uint8 data and output.
+template <typename RowFn>
+void quantGemmFor(bool signedData, uint32_t m, const PackedQuantWeights& w, const QuantParams& q,
+                  const int32_t* bias, const RowFn& rowFn, void* output, ThreadPool* pool,
+                  KernelScratch& ks) {
+  const int32_t zaPrime = unsignedZeroPoint(q, signedData);
+  if (signedData)
+    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool, ks);
+  else
+    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool, ks);
 }
 
 // Copies `count` input bytes into the unsigned domain the kernel reads.
@@ -155,6 +190,45 @@ inline void copyToUnsigned(const uint8_t* src, uint8_t* dst, uint32_t count, boo
     for (uint32_t i = 0; i < count; ++i) dst[i] = src[i];
   } else {
     memcpy(dst, src, count);
+  }
+}
+
+// ---- im2col ---------------------------------------------------------------------------------
+
+// The output pixel of GEMM row `row` (rows run over batches, then output rows and columns).
+struct Pixel {
+  uint32_t b, oh, ow;
+};
+inline Pixel outputPixel(const Geometry& g, uint32_t row) {
+  const uint32_t plane = g.outH * g.outW;
+  return {row / plane, (row % plane) / g.outW, row % g.outW};
+}
+
+// A 1x1 filter without padding: a GEMM row is one input pixel (pixelInput), used in place.
+inline bool pointwise(const Geometry& g) {
+  const Params& p = g.p;
+  return g.filterH == 1 && g.filterW == 1 && p.padLeft == 0 && p.padTop == 0 &&
+         p.padRight == 0 && p.padBottom == 0;
+}
+inline size_t pixelInput(const Geometry& g, const Pixel& px) {
+  return nhwc(g, px.b, px.oh * g.p.strideH, px.ow * g.p.strideW);
+}
+
+// Writes pixel px's im2col row into `dst`: g.inC elements per filter tap, copy(src, dst) of
+// the input channels the tap reads, or pad(dst) where it falls in the padding.
+template <typename T, typename Copy, typename Pad>
+void im2colRow(const Geometry& g, const T* input, const Pixel& px, T* dst, const Copy& copy,
+               const Pad& pad) {
+  const Params& p = g.p;
+  for (uint32_t kh = 0; kh < g.filterH; ++kh) {
+    const int32_t ih = tapPos(px.oh, kh, p.strideH, p.padTop, p.dilationH, g.inH);
+    for (uint32_t kw = 0; kw < g.filterW; ++kw, dst += g.inC) {
+      const int32_t iw = ih < 0 ? -1 : tapPos(px.ow, kw, p.strideW, p.padLeft, p.dilationW, g.inW);
+      if (iw < 0)
+        pad(dst);
+      else
+        copy(input + nhwc(g, px.b, ih, iw), dst);
+    }
   }
 }
 
@@ -202,69 +276,36 @@ void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoin
 
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
                    const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
-  const uint32_t m = g.batches * g.outH * g.outW;
-  const Params& p = g.p;
-  const bool direct = g.filterH == 1 && g.filterW == 1 && p.padLeft == 0 && p.padTop == 0 &&
-                      p.padRight == 0 && p.padBottom == 0;
-  const uint32_t plane = g.outH * g.outW;
+  const bool direct = pointwise(g);
   auto rowFn = [&](uint32_t row, float* scratch) -> const float* {
-    const uint32_t b = row / plane, oh = (row % plane) / g.outW, ow = row % g.outW;
-    if (direct)
-      return input + nhwc(g, b, oh * p.strideH, ow * p.strideW);
-    float* dst = scratch;
-    for (uint32_t kh = 0; kh < g.filterH; ++kh) {
-      const int32_t ih = tapPos(oh, kh, p.strideH, p.padTop, p.dilationH, g.inH);
-      for (uint32_t kw = 0; kw < g.filterW; ++kw, dst += g.inC) {
-        const int32_t iw = ih < 0 ? -1 : tapPos(ow, kw, p.strideW, p.padLeft, p.dilationW, g.inW);
-        if (iw < 0)
-          std::fill(dst, dst + g.inC, 0.f);
-        else
-          memcpy(dst, input + nhwc(g, b, ih, iw), g.inC * sizeof(float));
-      }
-    }
+    const Pixel px = outputPixel(g, row);
+    if (direct) return input + pixelInput(g, px);
+    im2colRow(
+        g, input, px, scratch,
+        [&](const float* src, float* dst) { memcpy(dst, src, g.inC * sizeof(float)); },
+        [&](float* dst) { std::fill(dst, dst + g.inC, 0.f); });
     return scratch;
   };
-  floatGemm(m, w, bias, p.activation, rowFn, output, pool, ks);
+  floatGemm(g.batches * g.outH * g.outW, w, bias, g.p.activation, rowFn, output, pool, ks);
 }
 
 void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, const void* input,
                    const PackedQuantWeights& w, const int32_t* bias, void* output,
                    ThreadPool* pool, KernelScratch& ks) {
-  const uint32_t m = g.batches * g.outH * g.outW;
   const uint32_t k = w.k, k4 = w.k4;
-  const Params& p = g.p;
   const uint8_t* in = static_cast<const uint8_t*>(input);
-  const bool direct = !signedData && k == k4 && g.filterH == 1 && g.filterW == 1 &&
-                      p.padLeft == 0 && p.padTop == 0 && p.padRight == 0 && p.padBottom == 0;
-  const int32_t zaPrime = q.inputZeroPoint + (signedData ? 128 : 0);
-  const uint8_t padByte = static_cast<uint8_t>(zaPrime);
-  const uint32_t plane = g.outH * g.outW;
+  const bool direct = !signedData && k == k4 && pointwise(g);
+  const uint8_t padByte = static_cast<uint8_t>(unsignedZeroPoint(q, signedData));
   auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
-    const uint32_t b = row / plane, oh = (row % plane) / g.outW, ow = row % g.outW;
-    if (direct) {
-      const uint8_t* src = in + nhwc(g, b, oh * p.strideH, ow * p.strideW);
-      *sum = sumBytes(src, k);
-      return src;
-    }
-    uint8_t* dst = scratch;
-    for (uint32_t kh = 0; kh < g.filterH; ++kh) {
-      const int32_t ih = tapPos(oh, kh, p.strideH, p.padTop, p.dilationH, g.inH);
-      for (uint32_t kw = 0; kw < g.filterW; ++kw, dst += g.inC) {
-        const int32_t iw = ih < 0 ? -1 : tapPos(ow, kw, p.strideW, p.padLeft, p.dilationW, g.inW);
-        if (iw < 0)
-          memset(dst, padByte, g.inC);
-        else
-          copyToUnsigned(in + nhwc(g, b, ih, iw), dst, g.inC, signedData);
-      }
-    }
-    memset(scratch + k, 0, k4 - k);
-    *sum = sumBytes(scratch, k);
-    return scratch;
+    const Pixel px = outputPixel(g, row);
+    if (direct) return rowWithSum(in + pixelInput(g, px), k, sum);
+    im2colRow(
+        g, in, px, scratch,
+        [&](const uint8_t* src, uint8_t* dst) { copyToUnsigned(src, dst, g.inC, signedData); },
+        [&](uint8_t* dst) { memset(dst, padByte, g.inC); });
+    return paddedRow(scratch, k, k4, sum);
   };
-  if (signedData)
-    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool, ks);
-  else
-    quantGemm(m, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool, ks);
+  quantGemmFor(signedData, g.batches * g.outH * g.outW, w, q, bias, rowFn, output, pool, ks);
 }
 
 void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* input,
@@ -284,22 +325,13 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
   const uint32_t k = w.k, k4 = w.k4;
   const uint8_t* in = static_cast<const uint8_t*>(input);
   const bool direct = !signedData && k == k4;
-  const int32_t zaPrime = q.inputZeroPoint + (signedData ? 128 : 0);
   auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
     const uint8_t* src = in + static_cast<size_t>(row) * k;
-    if (direct) {
-      *sum = sumBytes(src, k);
-      return src;
-    }
+    if (direct) return rowWithSum(src, k, sum);
     copyToUnsigned(src, scratch, k, signedData);
-    memset(scratch + k, 0, k4 - k);
-    *sum = sumBytes(scratch, k);
-    return scratch;
+    return paddedRow(scratch, k, k4, sum);
   };
-  if (signedData)
-    quantGemm(batches, w, q, zaPrime, bias, rowFn, static_cast<int8_t*>(output), pool, ks);
-  else
-    quantGemm(batches, w, q, zaPrime, bias, rowFn, static_cast<uint8_t*>(output), pool, ks);
+  quantGemmFor(signedData, batches, w, q, bias, rowFn, output, pool, ks);
 }
 
 }  // namespace conv

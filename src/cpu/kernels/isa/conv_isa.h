@@ -65,68 +65,60 @@ struct ConvTransposeFloatArgs {
   float* output;
 };
 
-// Signatures shared by every ISA (one function per ISA namespace below):
+// Signatures shared by every ISA (one function per ISA namespace below, declared with these
+// types; the definitions spell them out):
 //
 // convFloatMicroKernel: acc[r][0..32) = biasTile + sum_k rows[r][k] * tile[k][0..32), r < mr.
+using ConvFloatMicroKernelFn = void(uint32_t mr, const float* const* rows, const float* tile,
+                                    uint32_t k, const float* biasTile, float* acc);
 // convQuantMicroKernel: acc[r][0..32) = sum_k rows[r][k] (u8) * tile (s8), k4 a multiple of 4.
+using ConvQuantMicroKernelFn = void(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
+                                    uint32_t k4, int32_t* acc);
 // convRequantizeU8/S8:  out[c] = clamp(requantize(acc[c] + add[c] + rowOffset) + outZero),
 //                       exactly conv::requantize; `add` may be null.
+template <typename TOut>
+using ConvRequantizeFn = void(const int32_t* acc, const int32_t* add, int32_t rowOffset,
+                              const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                              int32_t lo, int32_t hi, uint32_t count, TOut* out);
 // convDepthwiseQuantRowsU8/S8: output rows [rowBegin, rowEnd) (row = batch * outH + oh) with
 //                       the calling thread's buffers: acc and zeroRow [channels], taps
 //                       [2 * ceil(filterH * filterW / 2)], rowBase [filterH].
+template <typename T>
+using ConvDepthwiseQuantRowsFn = void(const ConvDepthwiseQuantArgs& a, size_t rowBegin,
+                                      size_t rowEnd, int32_t* acc, T* zeroRow, const T** taps,
+                                      const T** rowBase);
 // convDepthwiseFloatRows, convTransposeFloatRows: output rows [rowBegin, rowEnd); `acc` holds
 //                       one float per output channel.
+template <typename Args>
+using ConvFloatRowsFn = void(const Args& a, size_t rowBegin, size_t rowEnd, float* acc);
 
 namespace isa_baseline {  // portable C++ (conv_dispatch.cc)
-void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
-                          const float* biasTile, float* acc);
-void convQuantMicroKernel(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
-                          uint32_t k4, int32_t* acc);
-void convRequantizeU8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
-                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                      int32_t lo, int32_t hi, uint32_t count, uint8_t* out);
-void convRequantizeS8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
-                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                      int32_t lo, int32_t hi, uint32_t count, int8_t* out);
-void convDepthwiseFloatRows(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                            float* acc);
-void convTransposeFloatRows(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                            float* acc);
+ConvFloatMicroKernelFn convFloatMicroKernel;
+ConvQuantMicroKernelFn convQuantMicroKernel;
+ConvRequantizeFn<uint8_t> convRequantizeU8;
+ConvRequantizeFn<int8_t> convRequantizeS8;
+ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRows;
+ConvFloatRowsFn<ConvTransposeFloatArgs> convTransposeFloatRows;
 }  // namespace isa_baseline
 
 namespace isa_avx2 {  // AVX2 + FMA
-void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
-                          const float* biasTile, float* acc);
-void convDepthwiseFloatRows(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                            float* acc);
-void convTransposeFloatRows(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                            float* acc);
+ConvFloatMicroKernelFn convFloatMicroKernel;
+ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRows;
+ConvFloatRowsFn<ConvTransposeFloatArgs> convTransposeFloatRows;
 }  // namespace isa_avx2
 
 namespace isa_avx512 {  // AVX-512 F/BW/VL/DQ (+ AVX2, FMA)
-void convFloatMicroKernel(uint32_t mr, const float* const* rows, const float* tile, uint32_t k,
-                          const float* biasTile, float* acc);
-void convRequantizeU8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
-                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                      int32_t lo, int32_t hi, uint32_t count, uint8_t* out);
-void convRequantizeS8(const int32_t* acc, const int32_t* add, int32_t rowOffset,
-                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                      int32_t lo, int32_t hi, uint32_t count, int8_t* out);
-void convDepthwiseQuantRowsU8(const ConvDepthwiseQuantArgs& a, size_t rowBegin, size_t rowEnd,
-                              int32_t* acc, uint8_t* zeroRow, const uint8_t** taps,
-                              const uint8_t** rowBase);
-void convDepthwiseQuantRowsS8(const ConvDepthwiseQuantArgs& a, size_t rowBegin, size_t rowEnd,
-                              int32_t* acc, int8_t* zeroRow, const int8_t** taps,
-                              const int8_t** rowBase);
-void convDepthwiseFloatRows(const ConvDepthwiseFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                            float* acc);
-void convTransposeFloatRows(const ConvTransposeFloatArgs& a, size_t rowBegin, size_t rowEnd,
-                            float* acc);
+ConvFloatMicroKernelFn convFloatMicroKernel;
+ConvRequantizeFn<uint8_t> convRequantizeU8;
+ConvRequantizeFn<int8_t> convRequantizeS8;
+ConvDepthwiseQuantRowsFn<uint8_t> convDepthwiseQuantRowsU8;
+ConvDepthwiseQuantRowsFn<int8_t> convDepthwiseQuantRowsS8;
+ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRows;
+ConvFloatRowsFn<ConvTransposeFloatArgs> convTransposeFloatRows;
 }  // namespace isa_avx512
 
 namespace isa_avx512vnni {  // the AVX-512 set + VNNI
-void convQuantMicroKernel(uint32_t mr, const uint8_t* const* rows, const int8_t* tile,
-                          uint32_t k4, int32_t* acc);
+ConvQuantMicroKernelFn convQuantMicroKernel;
 }  // namespace isa_avx512vnni
 
 }  // namespace nn
