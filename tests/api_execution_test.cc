@@ -532,6 +532,46 @@ TEST(ApiExecution, BurstRules) {
 // ---------------------------------------------------------------------------------------------
 // Timing, timeouts, padding
 
+// A maximal duration means "no practical deadline": the deadline arithmetic saturates instead
+// of wrapping into the past (which used to fail every computation with MISSED_DEADLINE).
+TEST(ApiExecution, MaximalTimeoutsMeanNoDeadline) {
+  for (Target t : {Target::kCpu, Target::kReference}) {
+    SCOPED_TRACE(static_cast<int>(t));
+    AddMul m(t);
+    for (uint64_t duration : {UINT64_MAX, UINT64_MAX - 1, uint64_t{1} << 63}) {
+      ExecPtr e(m.newExecution());
+      ASSERT_EQ(ANeuralNetworksExecution_setTimeout(e.get(), duration), ANEURALNETWORKS_NO_ERROR);
+      Io io;
+      bindAll(e.get(), io);
+      ASSERT_EQ(ANeuralNetworksExecution_compute(e.get()), ANEURALNETWORKS_NO_ERROR) << duration;
+      expectOutput(io);
+      ExecPtr e2(m.newExecution());
+      Io io2;
+      bindAll(e2.get(), io2);
+      ANeuralNetworksEvent* event = nullptr;
+      ASSERT_EQ(ANeuralNetworksExecution_startComputeWithDependencies(e2.get(), nullptr, 0,
+                                                                      duration, &event),
+                ANEURALNETWORKS_NO_ERROR);
+      EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_NO_ERROR) << duration;
+      ANeuralNetworksEvent_free(event);
+      expectOutput(io2);
+    }
+  }
+  // Compilation deadlines too.
+  ModelBuilder mb;
+  const uint32_t a = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2});
+  const uint32_t b = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2});
+  const uint32_t out = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2});
+  mb.addOperation(ANEURALNETWORKS_ADD, {a, b, mb.addInt32(ANEURALNETWORKS_FUSED_NONE)}, {out});
+  ASSERT_EQ(mb.finish({a, b}, {out}), ANEURALNETWORKS_NO_ERROR);
+  const ANeuralNetworksDevice* cpu = deviceNamed("nnapi-cpu");
+  ANeuralNetworksCompilation* c = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(mb.get(), &cpu, 1, &c), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksCompilation_setTimeout(c, UINT64_MAX), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksCompilation_free(c);
+}
+
 TEST(ApiExecution, MeasureTimingRules) {
   {
     AddMul implicit;  // Compilation_create: no single explicit device

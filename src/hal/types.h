@@ -96,6 +96,12 @@ class [[nodiscard]] Status {
   std::unique_ptr<std::string> message_;
 };
 
+// An absolute deadline `durationNs` after `nowNs`, saturating: a duration too long to
+// represent means "no practical deadline" (UINT64_MAX), never a time in the past.
+inline uint64_t deadlineAfter(uint64_t nowNs, uint64_t durationNs) {
+  return durationNs > UINT64_MAX - nowNs ? UINT64_MAX : nowNs + durationNs;
+}
+
 // printf-style constructor of an error value.
 Status makeError(ErrorStatus code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

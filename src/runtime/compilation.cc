@@ -118,9 +118,11 @@ ApiResult RuntimeCompilation::finish() {
     if (!all) continue;
     PrepareOptions options = options_;
     if (timeoutNs_ != 0) {
-      options.deadlineNs = static_cast<uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(
-              std::chrono::steady_clock::now().time_since_epoch()).count()) + timeoutNs_;
+      options.deadlineNs = deadlineAfter(
+          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now().time_since_epoch())
+                                    .count()),
+          timeoutNs_);
     }
     std::shared_ptr<PreparedModel> prepared;
     const Status s = device->prepareModel(canonical_, options, &prepared);

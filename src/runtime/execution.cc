@@ -367,7 +367,7 @@ ApiResult RuntimeExecution::run(const char* fn) {
   ExecuteOptions options;
   options.measureTiming = measureTiming_;
   options.loopTimeoutNs = loopTimeoutNs_;
-  if (timeoutNs_ != 0) options.deadlineNs = monotonicNowNs() + timeoutNs_;
+  if (timeoutNs_ != 0) options.deadlineNs = deadlineAfter(monotonicNowNs(), timeoutNs_);
   const Status s =
       prepared_->execute(request_, options, driverState_.get(), &outputShapes_, &timing_);
   // The driver's message (it names the operation that failed) travels up as the result.
