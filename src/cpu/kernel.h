@@ -53,7 +53,6 @@ struct ExecutionEnv {
   bool relaxed = false;
   uint64_t loopTimeoutNs = 2000000000ull;
   uint64_t deadlineNs = 0;        // absolute CLOCK_MONOTONIC; 0 = none
-  const Model* model = nullptr;
   const SubgraphRunner* runner = nullptr;
   bool executing = false;         // false while the model is being prepared (compilation)
 };

@@ -25,7 +25,6 @@ uint64_t nowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
 }
 
-
 struct AlignedFree {
   void operator()(uint8_t* p) const { free(p); }
 };
@@ -78,6 +77,12 @@ class ExecutionRunner : public SubgraphRunner {
 
 namespace {
 
+// Output shapes of one operation: the kernel's own run-time resolution where it has one
+// (data-dependent shapes), the catalog's inference otherwise.
+Status inferOutputShapes(const CpuKernel& kernel, const OperationSpec& spec, OpContext& ctx) {
+  return kernel.resolveShapes ? kernel.resolveShapes(ctx) : spec.inferShapes(ctx);
+}
+
 // True when the inferred dims agree with the declared ones (0 = unknown, empty = unknown rank).
 bool compatible(const Dims& declared, const Dims& actual) {
   if (declared.empty()) return true;
@@ -96,7 +101,6 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
   pm->env_.threadPool = ThreadPool::shared(threads);
   pm->env_.relaxed = pm->model_->relaxComputationFloat32toFloat16;
   pm->reference_ = referenceKernels;
-  pm->env_.model = pm->model_.get();
   // Referenced subgraphs get their shapes at run time from their callers (IF/WHILE).
   pm->referenced_.resize(pm->model_->referenced.size());
   for (size_t i = 0; i < pm->model_->referenced.size(); ++i)
@@ -175,20 +179,24 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
     if (reprepareAll || !plan.opStatic[opIndex]) {
       for (uint32_t i = 0; i < op.inputs.size(); ++i) {
         if (slots[op.inputs[i]].omitted && !inputMayBeOmitted(spec, i)) {
-          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s (operation #%u): input %u (operand %u) is required but was omitted",
-                   toString(op.type), opIndex, i, op.inputs[i]);
+          return makeError(ErrorStatus::INVALID_ARGUMENT,
+                           "%s (operation #%u): input %u (operand %u) is required but was omitted",
+                           toString(op.type), opIndex, i, op.inputs[i]);
         }
       }
       for (uint32_t in : op.inputs) {
         if (!slots[in].shapeKnown) {
-          return makeError(ErrorStatus::GENERAL_FAILURE, "%s (operation #%u): input operand %u has no shape", toString(op.type),
-                   opIndex, in);
+          return makeError(ErrorStatus::GENERAL_FAILURE,
+                           "%s (operation #%u): input operand %u has no shape", toString(op.type),
+                           opIndex, in);
         }
       }
-      const Status ps = kernel.resolveShapes ? kernel.resolveShapes(ctx) : spec.inferShapes(ctx);
+      const Status ps = inferOutputShapes(kernel, spec, ctx);
       if (ps != kOk) {
         if (ps == kDeferred) {
-          return makeError(ErrorStatus::GENERAL_FAILURE, "%s (operation #%u): could not infer output shapes", toString(op.type), opIndex);
+          return makeError(ErrorStatus::GENERAL_FAILURE,
+                           "%s (operation #%u): could not infer output shapes", toString(op.type),
+                           opIndex);
         }
         return ps;
       }
@@ -200,9 +208,11 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
                                    ? request->outputs[pos].dimensions
                                    : sg.operands[outIndex].dimensions;
         if (!out.shapeKnown || !compatible(declared, out.shape.dims)) {
-          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s (operation #%u): output operand %u is declared %s but the inputs give %s",
-                   toString(op.type), opIndex, outIndex, toString(declared).c_str(),
-                   toString(out.shape.dims).c_str());
+          return makeError(
+              ErrorStatus::INVALID_ARGUMENT,
+              "%s (operation #%u): output operand %u is declared %s but the inputs give %s",
+              toString(op.type), opIndex, outIndex, toString(declared).c_str(),
+              toString(out.shape.dims).c_str());
         }
         const size_t bytes = out.shape.bytes();
         if (request != nullptr && pos >= 0) {
@@ -218,7 +228,9 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
     const Status es = plan.execute[opIndex](ctx);
     if (es != kOk) return es;
     if (env.deadlineNs != 0 && nowNs() > env.deadlineNs) {
-      return makeError(ErrorStatus::MISSED_DEADLINE_PERSISTENT, "execution: deadline passed after operation #%u (%s)", opIndex, toString(op.type));
+      return makeError(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
+                       "execution: deadline passed after operation #%u (%s)", opIndex,
+                       toString(op.type));
     }
   }
   return kOk;
@@ -310,22 +322,23 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
     Status s = kDeferred;
     if (inputsKnown) {
       OpContext ctx(op, opIndex, slots.data(), env_, &plan->states[opIndex]);
-      const CpuKernel& kernel = *plan->kernels[opIndex];
-      s = kernel.resolveShapes ? kernel.resolveShapes(ctx) : plan->specs[opIndex]->inferShapes(ctx);
+      s = inferOutputShapes(*plan->kernels[opIndex], *plan->specs[opIndex], ctx);
       if (s != kOk && s != kDeferred) return s;
     }
     if (s == kOk) {
       for (uint32_t outIndex : op.outputs) {
         OperandSlot& out = slots[outIndex];
         if (!out.shapeKnown) {
-          return makeError(ErrorStatus::GENERAL_FAILURE, "CPU driver: operation #%u (%s) did not infer the shape of operand %u", opIndex,
-                   toString(op.type), outIndex);
+          return makeError(ErrorStatus::GENERAL_FAILURE,
+                           "CPU driver: operation #%u (%s) did not infer the shape of operand %u",
+                           opIndex, toString(op.type), outIndex);
         }
         if (!compatible(sg.operands[outIndex].dimensions, out.shape.dims)) {
-          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s (operation #%u): output operand %u is declared %s but the inputs give %s",
-                   toString(op.type), opIndex, outIndex,
-                   toString(sg.operands[outIndex].dimensions).c_str(),
-                   toString(out.shape.dims).c_str());
+          return makeError(
+              ErrorStatus::INVALID_ARGUMENT,
+              "%s (operation #%u): output operand %u is declared %s but the inputs give %s",
+              toString(op.type), opIndex, outIndex,
+              toString(sg.operands[outIndex].dimensions).c_str(), toString(out.shape.dims).c_str());
         }
       }
       plan->opStatic[opIndex] = 1;
@@ -384,13 +397,15 @@ Status CpuPreparedModel::runReferenced(uint32_t subgraph,
                                        std::vector<OwnedTensor>* outputs, CpuExecutionState* st,
                                        const ExecutionEnv& env) const {
   if (subgraph >= referenced_.size()) {
-    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: referenced model %u does not exist", subgraph);
+    return makeError(ErrorStatus::INVALID_ARGUMENT,
+                     "CPU driver: referenced model %u does not exist", subgraph);
   }
   const SubgraphPlan& plan = referenced_[subgraph];
   const Subgraph& sg = *plan.subgraph;
   if (inputs.size() != sg.inputIndexes.size()) {
-    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: referenced model %u takes %zu inputs, got %zu", subgraph,
-             sg.inputIndexes.size(), inputs.size());
+    return makeError(ErrorStatus::INVALID_ARGUMENT,
+                     "CPU driver: referenced model %u takes %zu inputs, got %zu", subgraph,
+                     sg.inputIndexes.size(), inputs.size());
   }
   std::vector<OperandSlot> slots = plan.templateSlots;
   std::vector<std::vector<uint8_t>> dynamic(slots.size());
@@ -428,9 +443,10 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   }
   if (request.inputs.size() != sg.inputIndexes.size() ||
       request.outputs.size() != sg.outputIndexes.size()) {
-    return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: request has %zu inputs / %zu outputs, the model %zu / %zu",
-             request.inputs.size(), request.outputs.size(), sg.inputIndexes.size(),
-             sg.outputIndexes.size());
+    return makeError(ErrorStatus::INVALID_ARGUMENT,
+                     "CPU driver: request has %zu inputs / %zu outputs, the model %zu / %zu",
+                     request.inputs.size(), request.outputs.size(), sg.inputIndexes.size(),
+                     sg.outputIndexes.size());
   }
   // No lock: the plan and every OpState are read-only here; all that a computation writes
   // lives in `st`, which belongs to this execution.
@@ -477,16 +493,19 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     if (!arg.dimensions.empty()) s.shape.dims = arg.dimensions;
     else s.shape.dims = o.dimensions;
     if (!isFullySpecified(o.type, s.shape.dims)) {
-      return makeError(ErrorStatus::INVALID_ARGUMENT, "execution: input %zu (operand %u) has unspecified dimensions %s; pass them with "
-               "the type argument of setInput", i, sg.inputIndexes[i],
-               toString(s.shape.dims).c_str());
+      return makeError(
+          ErrorStatus::INVALID_ARGUMENT,
+          "execution: input %zu (operand %u) has unspecified dimensions %s; pass them with "
+          "the type argument of setInput",
+          i, sg.inputIndexes[i], toString(s.shape.dims).c_str());
     }
     if (s.data == nullptr && s.shape.bytes() > 0) {
       return makeError(ErrorStatus::INVALID_ARGUMENT, "execution: input %zu has no data", i);
     }
     if (s.shape.bytes() > s.capacity) {
-      return makeError(ErrorStatus::INVALID_ARGUMENT, "execution: input %zu needs %zu bytes for %s but the buffer has %zu", i,
-               s.shape.bytes(), toString(s.shape.dims).c_str(), s.capacity);
+      return makeError(ErrorStatus::INVALID_ARGUMENT,
+                       "execution: input %zu needs %zu bytes for %s but the buffer has %zu", i,
+                       s.shape.bytes(), toString(s.shape.dims).c_str(), s.capacity);
     }
     s.shapeKnown = true;
   }
@@ -534,7 +553,8 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     }
   }
   if (anyInsufficient) {
-    return makeError(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE, "execution: an output buffer is too small for the computed output shape");
+    return makeError(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE,
+                     "execution: an output buffer is too small for the computed output shape");
   }
   return kOk;
 }

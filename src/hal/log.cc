@@ -12,20 +12,6 @@ void printError(const std::string& message) {
 }
 }  // namespace
 
-std::string vformatMessage(const char* fmt, va_list args) {
-  char stackBuf[512];
-  va_list copy;
-  va_copy(copy, args);
-  const int n = vsnprintf(stackBuf, sizeof(stackBuf), fmt, copy);
-  va_end(copy);
-  if (n < 0) return fmt;
-  if (static_cast<size_t>(n) < sizeof(stackBuf)) return std::string(stackBuf, n);
-  std::string out(n + 1, '\0');
-  vsnprintf(out.data(), out.size(), fmt, args);
-  out.resize(n);
-  return out;
-}
-
 bool loggingEnabled() {
   static const bool enabled = [] {
     const char* v = getenv("NNAPI_LOG");
@@ -47,7 +33,7 @@ void logInfo(const char* fmt, ...) {
   if (!loggingEnabled()) return;
   va_list args;
   va_start(args, fmt);
-  const std::string line = vformatMessage(fmt, args);
+  const std::string line = vformatString(fmt, args);
   va_end(args);
   // One fprintf per line so lines from concurrent threads do not interleave.
   fprintf(stderr, "nnapi: %s\n", line.c_str());

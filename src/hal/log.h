@@ -17,8 +17,6 @@ void recordLastError(std::string message);
 const std::string& lastError();
 void clearLastError();
 
-// vprintf into a std::string (for printf-style error constructors).
-std::string vformatMessage(const char* fmt, va_list args);
 
 // Informational line, printed only when NNAPI_LOG is set.
 void logInfo(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

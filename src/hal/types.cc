@@ -26,8 +26,7 @@ const std::string& Status::message() const {
   return message_ ? *message_ : kEmpty;
 }
 
-namespace {
-std::string vformat(const char* fmt, va_list args) {
+std::string vformatString(const char* fmt, va_list args) {
   char stackBuf[512];
   va_list copy;
   va_copy(copy, args);
@@ -40,20 +39,27 @@ std::string vformat(const char* fmt, va_list args) {
   out.resize(n);
   return out;
 }
-}  // namespace
 
 std::string formatString(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  std::string s = vformat(fmt, args);
+  std::string s = vformatString(fmt, args);
   va_end(args);
   return s;
+}
+
+Status operationError(OperationType type, uint32_t operationIndex, const char* fmt,
+                      va_list args) {
+  const std::string msg = vformatString(fmt, args);
+  return Status(ErrorStatus::INVALID_ARGUMENT,
+                formatString("%s (operation #%u): %s", toString(type), operationIndex,
+                             msg.c_str()));
 }
 
 Status makeError(ErrorStatus code, const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  std::string message = vformat(fmt, args);
+  std::string message = vformatString(fmt, args);
   va_end(args);
   return Status(code, std::move(message));
 }

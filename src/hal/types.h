@@ -2,6 +2,7 @@
 // They mirror the NNAPI HAL (seeds 000/001/004) without any IPC conversion layer.
 #pragma once
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -243,7 +244,10 @@ uint64_t elementCount(const Dims& dims);
 // True when the rank is known and every dimension is non-zero.
 bool isFullySpecified(OperandType type, const Dims& dims);
 std::string toString(const Dims& dims);
-// printf into a std::string.
+// printf into a std::string (any length).
 std::string formatString(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string vformatString(const char* fmt, va_list args);
+// The error "OP (operation #k): <printf message>" every operation check returns.
+Status operationError(OperationType type, uint32_t operationIndex, const char* fmt, va_list args);
 
 }  // namespace nn

@@ -10,7 +10,7 @@ namespace nn {
 ApiResult apiError(int code, const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  std::string message = vformatMessage(fmt, args);
+  std::string message = vformatString(fmt, args);
   va_end(args);
   return ApiResult(code, std::move(message));
 }

@@ -116,8 +116,11 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
     const Operand& o = sg.operands[i];
     if (o.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       if (!o.channelQuant) {
-        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel parameters "
-                 "(setOperandSymmPerChannelQuantParams)", label, i);
+        return makeError(
+            ErrorStatus::INVALID_ARGUMENT,
+            "%s operand %zu: TENSOR_QUANT8_SYMM_PER_CHANNEL needs per-channel parameters "
+            "(setOperandSymmPerChannelQuantParams)",
+            label, i);
       }
       *minLevel = std::max(*minLevel, kFeatureLevel3);
     }
@@ -125,18 +128,21 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
       case Lifetime::CONSTANT_COPY:
         if (static_cast<uint64_t>(o.location.offset) + o.location.length >
             model.operandValues.size()) {
-          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: constant value out of range", label, i);
+          return makeError(ErrorStatus::INVALID_ARGUMENT,
+                           "%s operand %zu: constant value out of range", label, i);
         }
         break;
       case Lifetime::CONSTANT_REFERENCE:
         if (o.location.poolIndex >= model.pools.size() ||
             !model.pools[o.location.poolIndex]->contains(o.location.offset, o.location.length)) {
-          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: constant region lies outside its memory", label, i);
+          return makeError(ErrorStatus::INVALID_ARGUMENT,
+                           "%s operand %zu: constant region lies outside its memory", label, i);
         }
         break;
       case Lifetime::SUBGRAPH:
         if (o.location.offset >= model.referenced.size()) {
-          return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu: referenced model index out of range", label, i);
+          return makeError(ErrorStatus::INVALID_ARGUMENT,
+                           "%s operand %zu: referenced model index out of range", label, i);
         }
         break;
       default:
@@ -145,12 +151,14 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
   }
   for (uint32_t index : sg.inputIndexes) {
     if (index >= numOperands || sg.operands[index].lifetime != Lifetime::SUBGRAPH_INPUT) {
-      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s: input operand %u is not a plain model input", label, index);
+      return makeError(ErrorStatus::INVALID_ARGUMENT,
+                       "%s: input operand %u is not a plain model input", label, index);
     }
   }
   for (uint32_t index : sg.outputIndexes) {
     if (index >= numOperands || sg.operands[index].lifetime != Lifetime::SUBGRAPH_OUTPUT) {
-      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s: output operand %u is not a plain model output", label, index);
+      return makeError(ErrorStatus::INVALID_ARGUMENT,
+                       "%s: output operand %u is not a plain model output", label, index);
     }
   }
   // Every temporary and output is written by exactly one operation; nothing else is written.
@@ -159,30 +167,37 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
     const Operation& op = sg.operations[k];
     for (uint32_t index : op.inputs) {
       if (index >= numOperands) {
-        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%zu (%s): input operand %u out of range", label, k,
-                 toString(op.type), index);
+        return makeError(ErrorStatus::INVALID_ARGUMENT,
+                         "%s operation #%zu (%s): input operand %u out of range", label, k,
+                         toString(op.type), index);
       }
     }
     for (uint32_t index : op.outputs) {
       if (index >= numOperands) {
-        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%zu (%s): output operand %u out of range", label, k,
-                 toString(op.type), index);
+        return makeError(ErrorStatus::INVALID_ARGUMENT,
+                         "%s operation #%zu (%s): output operand %u out of range", label, k,
+                         toString(op.type), index);
       }
       const Lifetime l = sg.operands[index].lifetime;
       if (l != Lifetime::TEMPORARY_VARIABLE && l != Lifetime::SUBGRAPH_OUTPUT) {
-        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%zu (%s): output operand %u is a model input or constant and "
-                 "cannot be written", label, k, toString(op.type), index);
+        return makeError(
+            ErrorStatus::INVALID_ARGUMENT,
+            "%s operation #%zu (%s): output operand %u is a model input or constant and "
+            "cannot be written",
+            label, k, toString(op.type), index);
       }
       if (++writes[index] > 1) {
-        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %u is written by more than one operation", label, index);
+        return makeError(ErrorStatus::INVALID_ARGUMENT,
+                         "%s operand %u is written by more than one operation", label, index);
       }
     }
   }
   for (size_t i = 0; i < numOperands; ++i) {
     const Lifetime l = sg.operands[i].lifetime;
     if ((l == Lifetime::TEMPORARY_VARIABLE || l == Lifetime::SUBGRAPH_OUTPUT) && writes[i] == 0) {
-      return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operand %zu (%s) is never written by any operation", label, i,
-               l == Lifetime::SUBGRAPH_OUTPUT ? "model output" : "temporary");
+      return makeError(ErrorStatus::INVALID_ARGUMENT,
+                       "%s operand %zu (%s) is never written by any operation", label, i,
+                       l == Lifetime::SUBGRAPH_OUTPUT ? "model output" : "temporary");
     }
   }
   std::vector<uint32_t> order;
@@ -196,9 +211,12 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
       return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%u: %s is not an operation "
                        "this runtime knows", label, k, toString(op.type));
     for (uint32_t i = 0; i < op.inputs.size(); ++i) {
-      if (sg.operands[op.inputs[i]].lifetime == Lifetime::NO_VALUE && !inputMayBeOmitted(*spec, i)) {
-        return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%u (%s): input %u (operand %u) is required but has no value",
-                 label, k, toString(op.type), i, op.inputs[i]);
+      if (sg.operands[op.inputs[i]].lifetime == Lifetime::NO_VALUE &&
+          !inputMayBeOmitted(*spec, i)) {
+        return makeError(
+            ErrorStatus::INVALID_ARGUMENT,
+            "%s operation #%u (%s): input %u (operand %u) is required but has no value", label, k,
+            toString(op.type), i, op.inputs[i]);
       }
     }
     ValidationContext ctx(model, sg, k);

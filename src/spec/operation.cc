@@ -1,21 +1,8 @@
 #include "spec/operation.h"
 
-#include <algorithm>
 #include <cstdarg>
-#include <cstdio>
 
 namespace nn {
-namespace {
-
-std::string vformat(const char* fmt, va_list args) {
-  char buf[512];
-  int n = vsnprintf(buf, sizeof(buf), fmt, args);
-  if (n < 0) return fmt;
-  return std::string(buf, std::min<size_t>(n, sizeof(buf) - 1));
-}
-
-}  // namespace
-
 ValidationContext::ValidationContext(const Model& model, const Subgraph& subgraph,
                                      uint32_t operationIndex)
     : model_(model),
@@ -54,10 +41,9 @@ const Subgraph* ValidationContext::referencedSubgraph(uint32_t i) const {
 Status ValidationContext::fail(const char* fmt, ...) const {
   va_list args;
   va_start(args, fmt);
-  std::string msg = vformat(fmt, args);
+  Status s = operationError(op_.type, index_, fmt, args);
   va_end(args);
-  return Status(ErrorStatus::INVALID_ARGUMENT,
-                formatString("%s (operation #%u): %s", name(), index_, msg.c_str()));
+  return s;
 }
 
 Status ValidationContext::checkInputCount(uint32_t min, uint32_t max) {
@@ -131,10 +117,9 @@ Status ShapeContext::setOutputDims(uint32_t i, Dims dims) {
 Status ShapeContext::fail(const char* fmt, ...) const {
   va_list args;
   va_start(args, fmt);
-  std::string msg = vformat(fmt, args);
+  Status s = operationError(op_.type, index_, fmt, args);
   va_end(args);
-  return Status(ErrorStatus::INVALID_ARGUMENT,
-                formatString("%s (operation #%u): %s", name(), index_, msg.c_str()));
+  return s;
 }
 
 }  // namespace nn

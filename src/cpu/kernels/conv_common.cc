@@ -66,7 +66,9 @@ void transpose3(const T* in, T* out, uint32_t n, uint32_t a, uint32_t b) {
 void transposeBytes(const void* in, void* out, uint32_t n, uint32_t a, uint32_t b,
                     uint32_t elemSize) {
   switch (elemSize) {
-    case 1: transpose3(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), n, a, b); break;
+    case 1:
+      transpose3(static_cast<const uint8_t*>(in), static_cast<uint8_t*>(out), n, a, b);
+      break;
     case 2:
       transpose3(static_cast<const uint16_t*>(in), static_cast<uint16_t*>(out), n, a, b);
       break;
