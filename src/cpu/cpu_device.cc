@@ -31,6 +31,18 @@ class CpuDevice : public Device {
   const std::string& version() const override { return version_; }
   int32_t type() const override { return ANEURALNETWORKS_DEVICE_CPU; }
   int64_t featureLevel() const override { return claimedFeatureLevel(); }
+  // The CPU is the unit of the performance scale. The reference device runs the simple
+  // kernels, several times slower, so automatic device choice never prefers it; it is
+  // used when named in createForDevices.
+  Capabilities capabilities() const override {
+    Capabilities c;
+    if (reference_) {
+      const PerformanceInfo slow{4.0f, 4.0f};
+      c.relaxedFloat32toFloat16Scalar = c.relaxedFloat32toFloat16Tensor = slow;
+      c.ifPerformance = c.whilePerformance = c.otherOperands = slow;
+    }
+    return c;
+  }
 
   // The runtime validated the model through the catalog at ANeuralNetworksModel_finish, so
   // support is a matter of having a kernel: every signature the catalog accepts, this driver

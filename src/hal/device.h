@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,41 @@ struct PrepareOptions {
   int32_t cpuThreads = 0;
 };
 
+// Time and energy relative to the CPU doing the same work (1.0); lower is better.
+struct PerformanceInfo {
+  float execTime = 1.0f;
+  float powerUsage = 1.0f;
+};
+
+// What a device reports of its speed (NNAPI Capabilities / SL_ANeuralNetworksDevice_*
+// performance queries). The partitioner compares devices by these figures.
+struct Capabilities {
+  PerformanceInfo relaxedFloat32toFloat16Scalar;
+  PerformanceInfo relaxedFloat32toFloat16Tensor;
+  PerformanceInfo ifPerformance;
+  PerformanceInfo whilePerformance;
+  // Per operand type (OperandCode value); a type not listed performs as `otherOperands`.
+  std::vector<std::pair<int32_t, PerformanceInfo>> operandPerformance;
+  PerformanceInfo otherOperands;
+
+  PerformanceInfo forOperandType(int32_t type) const {
+    for (const auto& entry : operandPerformance)
+      if (entry.first == type) return entry.second;
+    return otherOperands;
+  }
+};
+
+// A vendor extension a device declares (NeuralNetworksExtensions.h).
+struct ExtensionOperandTypeInfo {
+  uint16_t type = 0;  // code within the extension
+  bool isTensor = false;
+  uint32_t byteSize = 0;  // scalar size, or element size of a tensor type
+};
+struct Extension {
+  std::string name;
+  std::vector<ExtensionOperandTypeInfo> operandTypes;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -52,6 +88,18 @@ class Device {
   virtual const std::string& version() const = 0;
   virtual int32_t type() const = 0;          // DeviceTypeCode
   virtual int64_t featureLevel() const = 0;  // FeatureLevelCode
+  virtual Capabilities capabilities() const { return Capabilities(); }
+  virtual const std::vector<Extension>& extensions() const {
+    static const std::vector<Extension> none;
+    return none;
+  }
+  // Where the device comes from: "built-in", or the path of the plugin that provides it.
+  virtual std::string origin() const { return "built-in"; }
+  // Cache files the driver wants per compilation (0, 0 = it does not cache).
+  virtual void numberOfCacheFilesNeeded(uint32_t* modelCache, uint32_t* dataCache) const {
+    *modelCache = 0;
+    *dataCache = 0;
+  }
   // supported->at(i): whether operation i of model.main can run here. `reasons` (optional)
   // receives a message per unsupported operation.
   virtual Status getSupportedOperations(const Model& model, std::vector<bool>* supported,
