@@ -6,6 +6,7 @@
 #include <ctime>
 #include <map>
 
+#include "cpu/memory_limits.h"
 #include "cpu/thread_pool.h"
 #include "hal/log.h"
 #include "spec/catalog.h"
@@ -112,7 +113,9 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
 
 namespace {
 
-void planArena(SubgraphPlan* plan) {
+// Static temporaries larger than maxOperandBytes() (or together larger than it) fail the
+// preparation with a clear error rather than an allocation failure at execution.
+Status planArena(SubgraphPlan* plan) {
   const Subgraph& sg = *plan->subgraph;
   const size_t numOperands = sg.operands.size();
   plan->arenaOffset.assign(numOperands, kNotInArena);
@@ -134,6 +137,12 @@ void planArena(SubgraphPlan* plan) {
     if (sg.operands[i].lifetime != Lifetime::TEMPORARY_VARIABLE || !s.shapeKnown || first[i] < 0)
       continue;
     if (last[i] < first[i]) last[i] = first[i];  // written but never read
+    if (s.shape.bytes() > maxOperandBytes()) {
+      return makeError(ErrorStatus::GENERAL_FAILURE,
+                       "CPU driver: temporary operand %u of shape %s would need more than the "
+                       "limit of %zu bytes (NNAPI_MAX_OPERAND_BYTES)",
+                       i, toString(s.shape.dims).c_str(), maxOperandBytes());
+    }
     items.push_back({i, alignUp(std::max<size_t>(s.shape.bytes(), 1), kArenaAlignment)});
   }
   // Largest first, each at the lowest offset that does not collide with a placed buffer
@@ -160,7 +169,14 @@ void planArena(SubgraphPlan* plan) {
     plan->arenaOffset[item.operand] = offset;
     placed.push_back({offset, item.size, first[item.operand], last[item.operand]});
     plan->arenaSize = std::max(plan->arenaSize, offset + item.size);
+    if (plan->arenaSize > maxOperandBytes()) {
+      return makeError(ErrorStatus::GENERAL_FAILURE,
+                       "CPU driver: the model's temporaries need more than the limit of %zu "
+                       "bytes at once (NNAPI_MAX_OPERAND_BYTES)",
+                       maxOperandBytes());
+    }
   }
+  return kOk;
 }
 
 // Runs a plan's operations over `slots`. With a request (the main graph), model outputs are
@@ -217,7 +233,24 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
         const size_t bytes = out.shape.bytes();
         if (request != nullptr && pos >= 0) {
           if (out.data != nullptr && bytes <= out.capacity) continue;
-          if (!request->outputs[pos].hasNoValue) insufficient[pos] = 1;
+          if (!request->outputs[pos].hasNoValue) {
+            // Stop before computing a tensor the caller cannot receive (it may be huge); the
+            // caller reports the shapes known so far.
+            insufficient[pos] = 1;
+            return makeError(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE,
+                             "%s (operation #%u): output %d (operand %u) needs %zu bytes for "
+                             "%s, the buffer has %zu",
+                             toString(op.type), opIndex, pos, outIndex, bytes,
+                             toString(out.shape.dims).c_str(), out.capacity);
+          }
+        }
+        if (bytes > maxOperandBytes()) {
+          return makeError(ErrorStatus::GENERAL_FAILURE,
+                           "%s (operation #%u): output operand %u of shape %s would need %s "
+                           "bytes, more than the limit of %zu (NNAPI_MAX_OPERAND_BYTES)",
+                           toString(op.type), opIndex, outIndex, toString(out.shape.dims).c_str(),
+                           bytes == SIZE_MAX ? "more than 2^64" : formatString("%zu", bytes).c_str(),
+                           maxOperandBytes());
         }
         std::vector<uint8_t>& buf = dynamic[outIndex];
         if (buf.size() < std::max<size_t>(bytes, 1)) buf.resize(std::max<size_t>(bytes, 1));
@@ -356,8 +389,7 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
       NN_RETURN_IF_ERROR(kernel.init(ctx));
     }
   }
-  planArena(plan);
-  return kOk;
+  return planArena(plan);
 }
 
 std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
@@ -462,6 +494,11 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   std::vector<OperandSlot>& slots = st->slots;
   if (!staticRun || !st->slotsFromTemplate) slots = main_.templateSlots;
   st->slotsFromTemplate = staticRun;
+  if (main_.arenaSize > 0 && st->arena == nullptr) {
+    return makeError(ErrorStatus::GENERAL_FAILURE,
+                     "CPU driver: could not allocate the %zu-byte arena for temporaries",
+                     main_.arenaSize);
+  }
   // Static temporaries live in the arena.
   for (size_t i = 0; i < slots.size(); ++i) {
     if (main_.arenaOffset[i] != kNotInArena) {
@@ -523,16 +560,22 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     }
     if (staticRun && (s.data == nullptr || s.shape.bytes() > s.capacity)) {
       if (!arg.hasNoValue && s.shape.bytes() > s.capacity) st->insufficient[i] = 1;
+      if (st->insufficient[i]) continue;  // reported below without computing anything
       std::vector<uint8_t>& scratch = st->dynamic[sg.outputIndexes[i]];
       scratch.resize(std::max<size_t>(s.shape.bytes(), 1));
       s.data = scratch.data();
       s.capacity = scratch.size();
     }
   }
-  NN_RETURN_IF_ERROR(
-      runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
-                    main_.fullyStatic && !staticRun, st->scratch));
   bool anyInsufficient = false;
+  for (uint8_t flag : st->insufficient) anyInsufficient |= flag != 0;
+  Status run;
+  if (!anyInsufficient) {
+    run = runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
+                        main_.fullyStatic && !staticRun, st->scratch);
+    if (!run.ok() && run.code() != ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) return run;
+  }
+  anyInsufficient = false;
   if (outputShapes != nullptr) outputShapes->resize(sg.outputIndexes.size());
   for (size_t i = 0; i < sg.outputIndexes.size(); ++i) {
     const bool sufficient = st->insufficient[i] == 0;
@@ -553,6 +596,7 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
     }
   }
   if (anyInsufficient) {
+    if (!run.ok()) return run;  // names the operation and output that did not fit
     return makeError(ErrorStatus::OUTPUT_INSUFFICIENT_SIZE,
                      "execution: an output buffer is too small for the computed output shape");
   }

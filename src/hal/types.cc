@@ -199,9 +199,22 @@ uint32_t elementSize(OperandType type) {
 }
 
 uint64_t elementCount(const Dims& dims) {
+  for (uint32_t d : dims)
+    if (d == 0) return 0;
   uint64_t n = 1;
-  for (uint32_t d : dims) n *= d;
+  for (uint32_t d : dims) {
+    // Saturates: an absurd shape must read as "too large", never wrap to a small size.
+    if (n > UINT64_MAX / d) return UINT64_MAX;
+    n *= d;
+  }
   return n;
+}
+
+uint64_t byteSize(OperandType type, const Dims& dims) {
+  const uint64_t count = elementCount(dims);
+  const uint64_t size = elementSize(type);
+  if (size != 0 && count > UINT64_MAX / size) return UINT64_MAX;
+  return count * size;
 }
 
 bool isFullySpecified(OperandType type, const Dims& dims) {

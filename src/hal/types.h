@@ -239,8 +239,11 @@ bool isTensorType(OperandType type);
 bool isQuantizedType(OperandType type);
 // Bytes per element (0 for SUBGRAPH/OEM scalar).
 uint32_t elementSize(OperandType type);
-// Element count, 1 for rank 0; 0 when any dimension is 0.
+// Element count, 1 for rank 0; 0 when any dimension is 0; UINT64_MAX when the product
+// does not fit in 64 bits (so size checks reject it instead of seeing a wrapped value).
 uint64_t elementCount(const Dims& dims);
+// Bytes of a tensor of `type` and `dims`, saturating at UINT64_MAX like elementCount.
+uint64_t byteSize(OperandType type, const Dims& dims);
 // True when the rank is known and every dimension is non-zero.
 bool isFullySpecified(OperandType type, const Dims& dims);
 std::string toString(const Dims& dims);

@@ -23,6 +23,14 @@ ApiResult fromStatus(const Status& status, const char* context) {
   return apiError(code, "%s: %s", context, status.message().c_str());
 }
 
+ApiResult exceptionResult(const char* where, int code, const char* what) noexcept {
+  try {
+    return ApiResult(code, formatString("%s: %s", where, what));
+  } catch (...) {
+    return ApiResult(code, std::string());
+  }
+}
+
 int record(ApiResult result) {
   const int code = result.code();
   if (result.ok()) {

@@ -6,6 +6,8 @@
 
 #include <android/NeuralNetworks.h>
 
+#include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -39,15 +41,34 @@ ApiResult apiError(int code, const char* fmt, ...) __attribute__((format(printf,
 // described by its code, so a failure is never silent.
 ApiResult fromStatus(const Status& status, const char* context);
 
+// The result for an exception caught at a boundary; allocates nothing when memory is gone
+// (the message then stays empty rather than throwing again).
+ApiResult exceptionResult(const char* where, int code, const char* what) noexcept;
+
 // The C API boundary: records `result` as the calling thread's last error (cleared on
 // success; printed when NNAPI_LOG is set) and returns its code.
 int record(ApiResult result);
 
-// Runs an entry point's body (a callable returning ApiResult on every path) and records its
-// outcome, so no return can bypass the boundary.
+// Turns an exception escaping `body` into a result: std::bad_alloc is OUT_OF_MEMORY, anything
+// else OP_FAILED, each with a message naming `where`. No exception may cross the C API.
 template <typename Body>
-int apiCall(Body&& body) {
-  return record(body());
+ApiResult guardExceptions(const char* where, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return exceptionResult(where, ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return exceptionResult(where, ANEURALNETWORKS_OP_FAILED, e.what());
+  } catch (...) {
+    return exceptionResult(where, ANEURALNETWORKS_OP_FAILED, "unknown exception");
+  }
+}
+
+// Runs an entry point's body (a callable returning ApiResult on every path) and records its
+// outcome, so no return can bypass the boundary and no exception can cross it.
+template <typename Body>
+int apiCall(Body&& body) noexcept {
+  return record(guardExceptions("NNAPI call", body));
 }
 
 }  // namespace nn

@@ -40,7 +40,7 @@ std::unique_ptr<RuntimeEvent> RuntimeEvent::run(std::function<ApiResult()> work)
   raw->worker_ = std::thread([raw, work = std::move(work)] {
     // The outcome, message included, stays with the event: this worker thread records
     // nothing, the thread that waits does.
-    ApiResult r = work();
+    ApiResult r = guardExceptions("ANeuralNetworksEvent_wait", work);
     std::lock_guard<std::mutex> lock(raw->mutex_);
     raw->result_ = std::move(r);
     raw->done_ = true;
@@ -163,7 +163,7 @@ ApiResult RuntimeExecution::setArgument(bool isInput, int32_t index,
     arg.hasNoValue = true;
   } else {
     if (isFullySpecified(operand.type, dims)) {
-      const uint64_t expected = elementCount(dims) * elementSize(operand.type);
+      const uint64_t expected = byteSize(operand.type, dims);
       if (padding_ ? length < expected : length != expected) {
         return apiError(ANEURALNETWORKS_BAD_DATA,
                         "%s: %s %d: length %zu does not match the %s%s size of %llu bytes", fn,
@@ -363,15 +363,26 @@ ApiResult RuntimeExecution::run(const char* fn) {
                                i));
     }
   }
-  if (!driverState_) driverState_ = prepared_->createExecutionState();
   ExecuteOptions options;
   options.measureTiming = measureTiming_;
   options.loopTimeoutNs = loopTimeoutNs_;
   if (timeoutNs_ != 0) options.deadlineNs = deadlineAfter(monotonicNowNs(), timeoutNs_);
-  const Status s =
-      prepared_->execute(request_, options, driverState_.get(), &outputShapes_, &timing_);
-  // The driver's message (it names the operation that failed) travels up as the result.
-  ApiResult outcome = fromStatus(s, fn);
+  ApiResult outcome;
+  // The driver boundary: whatever a driver throws ends here as an error of this computation,
+  // so the execution still moves to COMPLETED and stays usable (or freeable).
+  try {
+    if (!driverState_) driverState_ = prepared_->createExecutionState();
+    const Status s =
+        prepared_->execute(request_, options, driverState_.get(), &outputShapes_, &timing_);
+    // The driver's message (it names the operation that failed) travels up as the result.
+    outcome = fromStatus(s, fn);
+  } catch (const std::bad_alloc&) {
+    outcome = apiError(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: the driver ran out of memory", fn);
+  } catch (const std::exception& e) {
+    outcome = apiError(ANEURALNETWORKS_OP_FAILED, "%s: the driver failed: %s", fn, e.what());
+  } catch (...) {
+    outcome = apiError(ANEURALNETWORKS_OP_FAILED, "%s: the driver failed with an exception", fn);
+  }
   for (const RuntimeMemory* m : outputDesc_)
     if (m != nullptr) m->setInitialized(outcome.ok());
   return complete(std::move(outcome));

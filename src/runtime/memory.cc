@@ -103,7 +103,7 @@ class HostMemory : public Memory {
 
 ApiResult RuntimeMemory::createFromDesc(const DescMemoryInfo& info,
                                         std::unique_ptr<RuntimeMemory>* out) {
-  const uint64_t bytes = elementCount(info.dimensions) * elementSize(info.type);
+  const uint64_t bytes = byteSize(info.type, info.dimensions);
   auto mem = std::make_shared<HostMemory>(static_cast<size_t>(bytes));
   if (mem->data() == nullptr) {
     return apiError(ANEURALNETWORKS_OP_FAILED,

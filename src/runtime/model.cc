@@ -14,7 +14,7 @@ namespace {
 constexpr size_t kConstantAlignment = 8;
 
 uint64_t operandByteSize(const Operand& o) {
-  return elementCount(o.dimensions) * elementSize(o.type);
+  return byteSize(o.type, o.dimensions);
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ struct Shape {
   uint32_t rank() const { return static_cast<uint32_t>(dims.size()); }
   uint32_t dim(uint32_t i) const { return dims[i]; }
   uint64_t count() const { return elementCount(dims); }
-  size_t bytes() const { return static_cast<size_t>(count()) * elementSize(type); }
+  // Saturating (SIZE_MAX for a shape whose size does not fit), never wrapped.
+  size_t bytes() const { return static_cast<size_t>(byteSize(type, dims)); }
 };
 
 // One operand as an executor holds it: shape plus (when known) its bytes.
