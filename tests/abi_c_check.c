@@ -9,7 +9,32 @@
 #include <android/NeuralNetworksDiagnostics.h>
 #include <android/NeuralNetworksExtensions.h>
 
+#include <android/NeuralNetworksSupportLibraryImpl.h>
+
+#include <stddef.h>
 #include <stdio.h>
+
+/* ---- NNAPI Support Library table (issue 8): layout as C, ABI.md 2.4 / 4.3 ---- */
+#define SL_ASSERT(c) _Static_assert(c, #c)
+SL_ASSERT(offsetof(NnApiSLDriverImplFL5, base) == 0);
+SL_ASSERT(offsetof(NnApiSLDriverImplFL5, ANeuralNetworksBurst_create) == 8);        /* slot 1 */
+SL_ASSERT(offsetof(NnApiSLDriverImplFL5, ANeuralNetworksExecution_compute) == 200); /* slot 25 */
+SL_ASSERT(offsetof(NnApiSLDriverImplFL5, ANeuralNetworks_getRuntimeFeatureLevel) == 568); /* 71 */
+SL_ASSERT(offsetof(NnApiSLDriverImplFL5, SL_ANeuralNetworksCompilation_setCachingFromFds) == 576);
+SL_ASSERT(offsetof(NnApiSLDriverImplFL5, SL_ANeuralNetworksDiagnostic_registerCallbacks) == 832);
+SL_ASSERT(offsetof(NnApiSLDriverImplFL8, ANeuralNetworksCompilation_addExtensionAttribute) == 840);
+SL_ASSERT(offsetof(NnApiSLDriverImplFL8, ANeuralNetworksExecution_addExtensionAttribute) == 848);
+SL_ASSERT(sizeof(NnApiSLDriverImpl) == 8);
+SL_ASSERT(sizeof(NnApiSLDriverImplFL5) == 840);
+SL_ASSERT(sizeof(NnApiSLDriverImplFL6) == 840);
+SL_ASSERT(sizeof(NnApiSLDriverImplFL7) == 840);
+SL_ASSERT(sizeof(NnApiSLDriverImplFL8) == 856);
+SL_ASSERT(sizeof(SL_ANeuralNetworksPerformanceInfo) == 8);
+SL_ASSERT(sizeof(SL_ANeuralNetworksOperandPerformanceInfo) == 12);
+SL_ASSERT(offsetof(SL_ANeuralNetworksOperandPerformanceInfo, performanceInfo) == 4);
+SL_ASSERT(sizeof(SL_ANeuralNetworksExtensionOperandTypeInformation) == 8);
+SL_ASSERT(offsetof(SL_ANeuralNetworksExtensionOperandTypeInformation, isTensor) == 6);
+#undef SL_ASSERT
 
 typedef void (*AnyFn)(void);
 
@@ -178,5 +203,14 @@ int main(void) {
         if (functions[i] != NULL) ++present;
     }
     printf("%zu NNAPI functions declared, %zu resolved\n", count, present);
+    /* The SL entry point links from C and returns a table of at least its level's size. */
+    {
+        NnApiSLDriverImpl* (*p_getSL)(void) = ANeuralNetworks_getSLDriverImpl;
+        const NnApiSLDriverImpl* impl = p_getSL();
+        if (impl == NULL || impl->implFeatureLevel < ANEURALNETWORKS_FEATURE_LEVEL_5) {
+            fprintf(stderr, "ANeuralNetworks_getSLDriverImpl: no usable table\n");
+            return 1;
+        }
+    }
     return present == 77 ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include "runtime/api_util.h"
 #include "runtime/compilation.h"
 #include "runtime/device_manager.h"
+#include "runtime/diagnostics.h"
 #include "runtime/execution.h"
 #include "runtime/model.h"
 
@@ -144,10 +145,17 @@ int ANeuralNetworksCompilation_setTimeout(ANeuralNetworksCompilation* compilatio
 }
 
 int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation* compilation) {
-  return apiCall([&]() -> ApiResult {
+  // SL diagnostics: every compilation attempt (success or failure) is reported once; a second
+  // finish (BAD_STATE) is not an attempt. Nothing but one relaxed load without callbacks.
+  const bool report = diag::enabled() && compilation != nullptr &&
+                      !fromHandle(compilation)->isFinished();
+  const uint64_t startNs = report ? diag::nowNs() : 0;
+  const int code = apiCall([&]() -> ApiResult {
     NN_API_CHECK_NULL("ANeuralNetworksCompilation_finish", compilation);
     return fromHandle(compilation)->finish();
   });
+  if (report) diag::compilationFinished(*fromHandle(compilation), code, startNs);
+  return code;
 }
 
 // Kernels like 64-byte aligned buffers (one cache line / one AVX-512 vector).

@@ -1,12 +1,15 @@
 // ANeuralNetworksCompilation: picks a device for the model and prepares it there.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "hal/device.h"
 #include "runtime/api_result.h"
+#include "runtime/diagnostics.h"
 
 namespace nn {
 
@@ -33,7 +36,36 @@ class RuntimeCompilation {
   const std::shared_ptr<PreparedModel>& preparedModel() const { return prepared_; }
   const Device* device() const { return chosen_; }
 
+  // ---- SL additions (issue 8: caching from fds, diagnostics); bodies in compilation_sl.cc.
+  // Cache files handed over by SL_ANeuralNetworksCompilation_setCachingFromFds: duplicates
+  // owned by the compilation (closed when it is freed), kept for the caching implementation.
+  struct CacheFds {
+    CacheFds() = default;
+    CacheFds(const CacheFds&) = delete;
+    CacheFds& operator=(const CacheFds&) = delete;
+    ~CacheFds();
+    std::vector<int> modelFds, dataFds;
+    std::array<uint8_t, 32> token{};
+    bool set = false;
+  };
+  ApiResult setCachingFromFds(const int* modelCacheFds, uint32_t numModelCacheFiles,
+                              const int* dataCacheFds, uint32_t numDataCacheFiles,
+                              const uint8_t* token);
+  const CacheFds& cacheFds() const { return cacheFds_; }
+  bool cachingEnabled() const { return !cacheDir_.empty() || cacheFds_.set; }
+  const std::vector<const Device*>& devices() const { return devices_; }
+  int32_t sessionId() const { return sessionId_; }
+  // The part of the diagnostic records fixed per compilation; built on first use.
+  const diag::ModelSummary& diagnosticSummary() const;
+
  private:
+  CacheFds cacheFds_;
+  const int32_t sessionId_ = diag::nextSessionId();
+  mutable std::once_flag diagnosticOnce_;
+  mutable std::unique_ptr<diag::ModelSummary> diagnosticSummary_;
+  // ---- end of SL additions
+
+
   ApiResult checkMutable(const char* function) const;
 
   const RuntimeModel* model_;

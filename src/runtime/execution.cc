@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "runtime/compilation.h"
+#include "runtime/diagnostics.h"
 #include "runtime/memory.h"
 #include "runtime/model.h"
 
@@ -326,7 +327,7 @@ ApiResult RuntimeExecution::setReusable(bool reusable) {
   return apiOk();
 }
 
-ApiResult RuntimeExecution::beginComputation(const char* fn) {
+ApiResult RuntimeExecution::beginComputation(const char* fn, int32_t diagnosticMode) {
   State expected = State::PREPARATION;
   if (!state_.compare_exchange_strong(expected, State::COMPUTATION)) {
     if (expected == State::COMPUTATION) {
@@ -352,6 +353,8 @@ ApiResult RuntimeExecution::beginComputation(const char* fn) {
       return apiError(ANEURALNETWORKS_BAD_DATA, "%s: output %zu was never set", fn, i);
     }
   }
+  diagnosticMode_ = diagnosticMode;
+  diagnosticStartNs_ = diag::enabled() ? diag::nowNs() : 0;
   return apiOk();
 }
 
@@ -392,13 +395,28 @@ ApiResult RuntimeExecution::complete(ApiResult outcome) {
   // Kept for the queries after completion. The caller gets its own copy, taken before the
   // state change lets a reusable execution start over and overwrite result_.
   result_ = outcome;
+  // Reported before the state change: afterwards a reusable execution may start over.
+  if (diag::enabled()) reportDiagnostics(outcome);
   state_ = State::COMPLETED;
   return outcome;
 }
 
+void RuntimeExecution::reportDiagnostics(const ApiResult& outcome) const {
+  const uint64_t end = diag::nowNs();
+  diag::ExecutionInfo info;
+  info.summary = &compilation_->diagnosticSummary();
+  info.mode = static_cast<ANeuralNetworksDiagnosticExecutionMode>(diagnosticMode_);
+  info.errorCode = static_cast<uint32_t>(outcome.code());
+  info.runtimeTimeNs = diagnosticStartNs_ == 0 ? UINT64_MAX : end - diagnosticStartNs_;
+  // The driver's figures only when they were asked for (they may be stale otherwise).
+  info.driverTimeNs = measureTiming_ ? timing_.timeInDriverNs : UINT64_MAX;
+  info.hardwareTimeNs = measureTiming_ ? timing_.timeOnDeviceNs : UINT64_MAX;
+  diag::reportExecution(info);
+}
+
 ApiResult RuntimeExecution::compute() {
   const char* fn = "ANeuralNetworksExecution_compute";
-  NN_API_RETURN_IF_ERROR(beginComputation(fn));
+  NN_API_RETURN_IF_ERROR(beginComputation(fn, ANNDIAG_EXECUTION_MODE_SYNC));
   return run(fn);
 }
 
@@ -413,7 +431,7 @@ ApiResult RuntimeExecution::burstCompute(RuntimeBurst* burst) {
     return apiError(ANEURALNETWORKS_BAD_STATE, "%s: another execution is running on this burst",
                     fn);
   }
-  ApiResult r = beginComputation(fn);
+  ApiResult r = beginComputation(fn, ANNDIAG_EXECUTION_MODE_BURST);
   if (r.ok()) r = run(fn);
   burst->busy = false;
   return r;
@@ -421,7 +439,7 @@ ApiResult RuntimeExecution::burstCompute(RuntimeBurst* burst) {
 
 ApiResult RuntimeExecution::startCompute(std::unique_ptr<RuntimeEvent>* event) {
   const char* fn = "ANeuralNetworksExecution_startCompute";
-  NN_API_RETURN_IF_ERROR(beginComputation(fn));
+  NN_API_RETURN_IF_ERROR(beginComputation(fn, ANNDIAG_EXECUTION_MODE_ASYNC));
   *event = RuntimeEvent::run([this, fn] { return run(fn); });
   return apiOk();
 }
@@ -446,7 +464,7 @@ ApiResult RuntimeExecution::startComputeWithDependencies(
                       "specified outputs", fn, i);
     }
   }
-  NN_API_RETURN_IF_ERROR(beginComputation(fn));
+  NN_API_RETURN_IF_ERROR(beginComputation(fn, ANNDIAG_EXECUTION_MODE_ASYNC_WITH_DEPS));
   // Without sync fences, the dependencies are waited for here and the computation runs
   // synchronously; the returned event is already signalled and carries the outcome.
   for (RuntimeEvent* dep : dependencies) {

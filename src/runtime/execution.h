@@ -89,7 +89,7 @@ class RuntimeExecution {
   ApiResult setArgument(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
                         void* pointer, size_t length, bool omitted, const char* fn);
   // State checks shared by every way of starting a computation; moves to COMPUTATION.
-  ApiResult beginComputation(const char* fn);
+  ApiResult beginComputation(const char* fn, int32_t diagnosticMode);
   ApiResult setFromMemory(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
                           const RuntimeMemory* memory, size_t offset, size_t length);
   // Runs the computation on the calling thread and moves to COMPLETED. `fn` (the entry point
@@ -97,6 +97,8 @@ class RuntimeExecution {
   ApiResult run(const char* fn);
   // Stores the outcome of a computation and moves to COMPLETED; returns the outcome.
   ApiResult complete(ApiResult outcome);
+  // SL diagnostics: the execution record of the computation that completes with `outcome`.
+  void reportDiagnostics(const ApiResult& outcome) const;
   // OUTPUT_INSUFFICIENT_SIZE with the computed shape when output `index` did not fit.
   ApiResult insufficientOutput(const char* fn, int32_t index) const;
   ApiResult checkCompleted(const char* fn, int32_t index) const;
@@ -117,6 +119,10 @@ class RuntimeExecution {
   bool padding_ = false;
   uint64_t timeoutNs_ = 0;
   uint64_t loopTimeoutNs_;
+  // SL diagnostics of the running computation: ANeuralNetworksDiagnosticExecutionMode, and
+  // its start (0 = not measured: no callback was registered when it began).
+  int32_t diagnosticMode_ = 0;
+  uint64_t diagnosticStartNs_ = 0;
 };
 
 }  // namespace nn

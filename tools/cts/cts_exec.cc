@@ -1,6 +1,5 @@
 #include "cts_exec.h"
 
-#include <android/NeuralNetworksDiagnostics.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "cts_api.h"
 #include "cts_check.h"
 
 namespace cts {
@@ -64,12 +64,12 @@ struct TestContext {
     int failedCode = ANEURALNETWORKS_NO_ERROR;
 
     ~TestContext() {
-        if (event) ANeuralNetworksEvent_free(event);
-        if (execution) ANeuralNetworksExecution_free(execution);
-        if (burst) ANeuralNetworksBurst_free(burst);
-        if (compilation) ANeuralNetworksCompilation_free(compilation);
-        for (ANeuralNetworksModel* m : models) ANeuralNetworksModel_free(m);
-        if (memory) ANeuralNetworksMemory_free(memory);
+        if (event) api().ANeuralNetworksEvent_free(event);
+        if (execution) api().ANeuralNetworksExecution_free(execution);
+        if (burst) api().ANeuralNetworksBurst_free(burst);
+        if (compilation) api().ANeuralNetworksCompilation_free(compilation);
+        for (ANeuralNetworksModel* m : models) api().ANeuralNetworksModel_free(m);
+        if (memory) api().ANeuralNetworksMemory_free(memory);
         if (mapping) munmap(mapping, mappingSize);
         if (fd >= 0) close(fd);
     }
@@ -81,8 +81,19 @@ struct TestContext {
         return false;
     }
 
-    std::string failure() const { return failedStep + " -> " + ANNLinux_resultCodeName(failedCode); }
+    std::string failure() const { return failedStep + " -> " + api().resultCodeName(failedCode); }
 };
+
+std::vector<const ANeuralNetworksDevice*> allDevices() {
+    std::vector<const ANeuralNetworksDevice*> devices;
+    uint32_t n = 0;
+    if (api().ANeuralNetworks_getDeviceCount(&n) != ANEURALNETWORKS_NO_ERROR) return devices;
+    for (uint32_t i = 0; i < n; ++i) {
+        ANeuralNetworksDevice* d = nullptr;
+        if (api().ANeuralNetworks_getDevice(i, &d) == ANEURALNETWORKS_NO_ERROR && d) devices.push_back(d);
+    }
+    return devices;
+}
 
 bool isInfiniteLoopTest(const Test& t) { return t.name.rfind("while_infinite_loop", 0) == 0; }
 
@@ -163,7 +174,7 @@ bool buildReferenced(const Test& test, uint32_t k, TestContext* ctx, ANeuralNetw
     ctx->refBuilding[k] = 1;
     ANeuralNetworksModel* m = nullptr;
     if (!buildModel(test, k + 1, false, ctx, &m)) return false;
-    if (!ctx->check("Model_finish(referenced)", ANeuralNetworksModel_finish(m))) return false;
+    if (!ctx->check("Model_finish(referenced)", api().ANeuralNetworksModel_finish(m))) return false;
     ctx->refModels[k] = m;
     ctx->refBuilding[k] = 0;
     *out = m;
@@ -174,7 +185,7 @@ bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestConte
                 ANeuralNetworksModel** out) {
     const Subgraph& sg = sgIndex == 0 ? test.main : test.referenced[sgIndex - 1];
     ANeuralNetworksModel* model = nullptr;
-    if (!ctx->check("Model_create", ANeuralNetworksModel_create(&model))) return false;
+    if (!ctx->check("Model_create", api().ANeuralNetworksModel_create(&model))) return false;
     ctx->models.push_back(model);
 
     std::vector<uint8_t> isModelOutput(sg.operands.size(), 0);
@@ -193,7 +204,7 @@ bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestConte
             zeros.assign(op.dimensions.size(), 0);
             type.dimensions = zeros.data();
         }
-        if (!ctx->check("Model_addOperand", ANeuralNetworksModel_addOperand(model, &type))) return false;
+        if (!ctx->check("Model_addOperand", api().ANeuralNetworksModel_addOperand(model, &type))) return false;
         int32_t index = static_cast<int32_t>(i);
         if (op.hasChannelQuant) {
             ANeuralNetworksSymmPerChannelQuantParams params;
@@ -201,34 +212,34 @@ bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestConte
             params.scaleCount = static_cast<uint32_t>(op.channelScales.size());
             params.scales = op.channelScales.data();
             if (!ctx->check("Model_setOperandSymmPerChannelQuantParams",
-                            ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &params)))
+                            api().ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model, index, &params)))
                 return false;
         }
         switch (op.lifetime) {
             case Lifetime::ConstantCopy:
                 // Test keeps op.bytes alive for the whole run, as large values are referenced.
                 if (!ctx->check("Model_setOperandValue",
-                                ANeuralNetworksModel_setOperandValue(model, index,
+                                api().ANeuralNetworksModel_setOperandValue(model, index,
                                                                      op.bytes.empty() ? nullptr : op.bytes.data(),
                                                                      op.bytes.size())))
                     return false;
                 break;
             case Lifetime::ConstantReference:
                 if (!ctx->check("Model_setOperandValueFromMemory",
-                                ANeuralNetworksModel_setOperandValueFromMemory(
+                                api().ANeuralNetworksModel_setOperandValueFromMemory(
                                     model, index, ctx->memory, ctx->constantOffsets[sgIndex][i], op.bytes.size())))
                     return false;
                 break;
             case Lifetime::NoValue:
                 if (!ctx->check("Model_setOperandValue(NO_VALUE)",
-                                ANeuralNetworksModel_setOperandValue(model, index, nullptr, 0)))
+                                api().ANeuralNetworksModel_setOperandValue(model, index, nullptr, 0)))
                     return false;
                 break;
             case Lifetime::Subgraph: {
                 ANeuralNetworksModel* ref = nullptr;
                 if (!buildReferenced(test, op.subgraphIndex, ctx, &ref)) return false;
                 if (!ctx->check("Model_setOperandValueFromModel",
-                                ANeuralNetworksModel_setOperandValueFromModel(model, index, ref)))
+                                api().ANeuralNetworksModel_setOperandValueFromModel(model, index, ref)))
                     return false;
                 break;
             }
@@ -238,7 +249,7 @@ bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestConte
     }
     for (const Operation& op : sg.operations) {
         if (!ctx->check("Model_addOperation",
-                        ANeuralNetworksModel_addOperation(model, op.type, static_cast<uint32_t>(op.inputs.size()),
+                        api().ANeuralNetworksModel_addOperation(model, op.type, static_cast<uint32_t>(op.inputs.size()),
                                                           op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
                                                           op.outputs.data()))) {
             ctx->failedStep += "(" + op.typeName + ")";
@@ -246,7 +257,7 @@ bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestConte
         }
     }
     if (!ctx->check("Model_identifyInputsAndOutputs",
-                    ANeuralNetworksModel_identifyInputsAndOutputs(
+                    api().ANeuralNetworksModel_identifyInputsAndOutputs(
                         model, static_cast<uint32_t>(sg.inputIndexes.size()), sg.inputIndexes.data(),
                         static_cast<uint32_t>(sg.outputIndexes.size()), sg.outputIndexes.data())))
         return false;
@@ -258,19 +269,11 @@ bool buildModel(const Test& test, size_t sgIndex, bool dynamicOutputs, TestConte
 // failures actionable. Empty when that cannot be determined.
 std::string unsupportedOperations(const Test& test, ANeuralNetworksModel* model, const RunConfig& cfg) {
     std::vector<const ANeuralNetworksDevice*> devices;
-    if (cfg.device) {
-        devices.push_back(cfg.device);
-    } else {
-        uint32_t n = 0;
-        if (ANeuralNetworks_getDeviceCount(&n) != ANEURALNETWORKS_NO_ERROR) return "";
-        for (uint32_t i = 0; i < n; ++i) {
-            ANeuralNetworksDevice* d = nullptr;
-            if (ANeuralNetworks_getDevice(i, &d) == ANEURALNETWORKS_NO_ERROR && d) devices.push_back(d);
-        }
-    }
+    if (cfg.device) devices.push_back(cfg.device);
+    else devices = allDevices();
     if (devices.empty() || test.main.operations.empty()) return "";
     std::unique_ptr<bool[]> supported(new bool[test.main.operations.size()]());
-    if (ANeuralNetworksModel_getSupportedOperationsForDevices(model, devices.data(),
+    if (api().ANeuralNetworksModel_getSupportedOperationsForDevices(model, devices.data(),
                                                               static_cast<uint32_t>(devices.size()),
                                                               supported.get()) != ANEURALNETWORKS_NO_ERROR)
         return "";
@@ -364,6 +367,21 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
             }
     }
 
+    // An SL has no startCompute, and its replacement, startComputeWithDependencies, needs
+    // fully specified outputs (like the fenced mode): other models run with compute.
+    if (mode == Mode::Async && !api().ANeuralNetworksExecution_startCompute) {
+        for (uint32_t idx : test.main.outputIndexes) {
+            const Operand& op = test.main.operands[idx];
+            bool unknown = isTensorType(op.type) && op.dimensions.empty();
+            for (uint32_t d : op.dimensions) unknown = unknown || d == 0;
+            if (unknown) {
+                mode = Mode::Sync;
+                modeNote = "SL without startCompute, output not fully specified: ran compute";
+                break;
+            }
+        }
+    }
+
     TestContext ctx;
     ctx.refModels.assign(test.referenced.size(), nullptr);
     ctx.refBuilding.assign(test.referenced.size(), 0);
@@ -371,7 +389,7 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
     std::string memError;
     if (!createConstantMemory(test, &ctx, &memError)) return fail("constant memory: " + memError);
     if (ctx.fd >= 0) {
-        int rc = ANeuralNetworksMemory_createFromFd(ctx.mappingSize, PROT_READ | PROT_WRITE, ctx.fd, 0, &ctx.memory);
+        int rc = api().ANeuralNetworksMemory_createFromFd(ctx.mappingSize, PROT_READ | PROT_WRITE, ctx.fd, 0, &ctx.memory);
         if (!ctx.check("Memory_createFromFd", rc)) return fail(ctx.failure());
     }
 
@@ -379,36 +397,43 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
     ANeuralNetworksModel* model = nullptr;
     if (!buildModel(test, 0, dynamicOutputs, &ctx, &model)) return stepFailed(test, ctx, cfg);
     // Upstream calls this for every test and ignores the result.
-    (void)ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, test.isRelaxed);
-    if (!ctx.check("Model_finish", ANeuralNetworksModel_finish(model))) return stepFailed(test, ctx, cfg);
+    (void)api().ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, test.isRelaxed);
+    if (!ctx.check("Model_finish", api().ANeuralNetworksModel_finish(model))) return stepFailed(test, ctx, cfg);
 
     // ---- Compilation ----
     int rc;
     if (cfg.device) {
         const ANeuralNetworksDevice* devs[1] = {cfg.device};
-        rc = ANeuralNetworksCompilation_createForDevices(model, devs, 1, &ctx.compilation);
+        rc = api().ANeuralNetworksCompilation_createForDevices(model, devs, 1, &ctx.compilation);
         if (!ctx.check("Compilation_createForDevices", rc)) return stepFailed(test, ctx, cfg);
-    } else {
-        rc = ANeuralNetworksCompilation_create(model, &ctx.compilation);
+    } else if (api().ANeuralNetworksCompilation_create) {
+        rc = api().ANeuralNetworksCompilation_create(model, &ctx.compilation);
         if (!ctx.check("Compilation_create", rc)) return stepFailed(test, ctx, cfg);
+    } else {
+        // An SL has no Compilation_create: offer every device, as the runtime would.
+        std::vector<const ANeuralNetworksDevice*> devs = allDevices();
+        rc = api().ANeuralNetworksCompilation_createForDevices(model, devs.data(),
+                                                               static_cast<uint32_t>(devs.size()),
+                                                               &ctx.compilation);
+        if (!ctx.check("Compilation_createForDevices", rc)) return stepFailed(test, ctx, cfg);
     }
-    if (!ctx.check("Compilation_finish", ANeuralNetworksCompilation_finish(ctx.compilation))) {
+    if (!ctx.check("Compilation_finish", api().ANeuralNetworksCompilation_finish(ctx.compilation))) {
         if (test.expectFailure && !isInfiniteLoopTest(test)) return stepFailed(test, ctx, cfg);
         return stepFailed(test, ctx, cfg, unsupportedOperations(test, model, cfg));
     }
 
     // ---- Execution ----
-    if (!ctx.check("Execution_create", ANeuralNetworksExecution_create(ctx.compilation, &ctx.execution)))
+    if (!ctx.check("Execution_create", api().ANeuralNetworksExecution_create(ctx.compilation, &ctx.execution)))
         return stepFailed(test, ctx, cfg);
     if (infiniteLoop &&
         !ctx.check("Execution_setLoopTimeout",
-                   ANeuralNetworksExecution_setLoopTimeout(ctx.execution, cfg.infiniteLoopTimeoutNs)))
+                   api().ANeuralNetworksExecution_setLoopTimeout(ctx.execution, cfg.infiniteLoopTimeoutNs)))
         return stepFailed(test, ctx, cfg);
 
     const Subgraph& main = test.main;
     for (size_t i = 0; i < main.inputIndexes.size(); ++i) {
         const Operand& op = main.operands[main.inputIndexes[i]];
-        rc = ANeuralNetworksExecution_setInput(ctx.execution, static_cast<int32_t>(i), nullptr,
+        rc = api().ANeuralNetworksExecution_setInput(ctx.execution, static_cast<int32_t>(i), nullptr,
                                                op.bytes.empty() ? nullptr : op.bytes.data(), op.bytes.size());
         if (!ctx.check("Execution_setInput", rc)) {
             ctx.failedStep += "(" + std::to_string(i) + ")";
@@ -420,7 +445,7 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
         const Operand& op = main.operands[main.outputIndexes[i]];
         // A zero-sized output still needs a non-empty buffer.
         ctx.outputs[i].assign(op.bytes.empty() ? 1 : op.bytes.size(), 0);
-        rc = ANeuralNetworksExecution_setOutput(ctx.execution, static_cast<int32_t>(i), nullptr,
+        rc = api().ANeuralNetworksExecution_setOutput(ctx.execution, static_cast<int32_t>(i), nullptr,
                                                 ctx.outputs[i].data(), ctx.outputs[i].size());
         if (!ctx.check("Execution_setOutput", rc)) {
             ctx.failedStep += "(" + std::to_string(i) + ")";
@@ -431,21 +456,29 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
     switch (mode) {
         case Mode::Sync:
         case Mode::Dynamic:
-            ctx.check("Execution_compute", ANeuralNetworksExecution_compute(ctx.execution));
+            ctx.check("Execution_compute", api().ANeuralNetworksExecution_compute(ctx.execution));
             break;
         case Mode::Async:
-            if (ctx.check("Execution_startCompute", ANeuralNetworksExecution_startCompute(ctx.execution, &ctx.event)))
-                ctx.check("Event_wait", ANeuralNetworksEvent_wait(ctx.event));
+            if (api().ANeuralNetworksExecution_startCompute) {
+                if (ctx.check("Execution_startCompute",
+                              api().ANeuralNetworksExecution_startCompute(ctx.execution, &ctx.event)))
+                    ctx.check("Event_wait", api().ANeuralNetworksEvent_wait(ctx.event));
+            } else if (ctx.check("Execution_startComputeWithDependencies",
+                                 api().ANeuralNetworksExecution_startComputeWithDependencies(
+                                     ctx.execution, nullptr, 0, 0, &ctx.event))) {
+                // An SL has no startCompute; no dependencies and no duration is its equivalent.
+                ctx.check("Event_wait", api().ANeuralNetworksEvent_wait(ctx.event));
+            }
             break;
         case Mode::Burst:
-            if (ctx.check("Burst_create", ANeuralNetworksBurst_create(ctx.compilation, &ctx.burst)))
-                ctx.check("Execution_burstCompute", ANeuralNetworksExecution_burstCompute(ctx.execution, ctx.burst));
+            if (ctx.check("Burst_create", api().ANeuralNetworksBurst_create(ctx.compilation, &ctx.burst)))
+                ctx.check("Execution_burstCompute", api().ANeuralNetworksExecution_burstCompute(ctx.execution, ctx.burst));
             break;
         case Mode::Fenced:
             if (ctx.check("Execution_startComputeWithDependencies",
-                          ANeuralNetworksExecution_startComputeWithDependencies(ctx.execution, nullptr, 0, 0,
+                          api().ANeuralNetworksExecution_startComputeWithDependencies(ctx.execution, nullptr, 0, 0,
                                                                                  &ctx.event)))
-                ctx.check("Event_wait", ANeuralNetworksEvent_wait(ctx.event));
+                ctx.check("Event_wait", api().ANeuralNetworksEvent_wait(ctx.event));
             break;
     }
 
@@ -466,11 +499,11 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
         const Operand& op = main.operands[main.outputIndexes[i]];
         if (op.isIgnored) continue;
         uint32_t rank = 0;
-        rc = ANeuralNetworksExecution_getOutputOperandRank(ctx.execution, static_cast<int32_t>(i), &rank);
+        rc = api().ANeuralNetworksExecution_getOutputOperandRank(ctx.execution, static_cast<int32_t>(i), &rank);
         if (!ctx.check("Execution_getOutputOperandRank", rc)) return fail(ctx.failure() + " for output " + std::to_string(i));
         std::vector<uint32_t> dims(rank);
         if (rank > 0) {
-            rc = ANeuralNetworksExecution_getOutputOperandDimensions(ctx.execution, static_cast<int32_t>(i),
+            rc = api().ANeuralNetworksExecution_getOutputOperandDimensions(ctx.execution, static_cast<int32_t>(i),
                                                                      dims.data());
             if (!ctx.check("Execution_getOutputOperandDimensions", rc))
                 return fail(ctx.failure() + " for output " + std::to_string(i));

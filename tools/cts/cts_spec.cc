@@ -1,10 +1,11 @@
 #include "cts_spec.h"
 
-#include <android/NeuralNetworksDiagnostics.h>
 #include <android/NeuralNetworksTypes.h>
 
 #include <cmath>
 #include <cstring>
+
+#include "cts_api.h"
 
 namespace cts {
 
@@ -317,7 +318,7 @@ int32_t operandTypeFromName(const std::string& name) {
 
 int32_t operationTypeFromName(const std::string& name) {
     // The runtime's own table, generated from its operation list.
-    return ANNLinux_operationCodeFromName(name.c_str());
+    return api().operationCodeFromName(name.c_str());
 }
 
 const char* operandTypeName(int32_t type) {

@@ -6,7 +6,6 @@
 // only reads per-test begin/end records from each worker's pipe, kills a worker
 // whose test overruns --timeout-ms, and restarts a worker after the test that
 // killed it.
-#include <android/NeuralNetworksDiagnostics.h>
 #include <dirent.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,12 +27,14 @@
 #include <string>
 #include <vector>
 
+#include "cts_api.h"
 #include "cts_check.h"
 #include "cts_exec.h"
 #include "cts_spec.h"
 
 namespace {
 
+using cts::api;
 using cts::Mode;
 using cts::Status;
 
@@ -43,6 +44,7 @@ struct Options {
     std::string filterText;
     std::regex filter;
     std::string device;
+    std::string slPath;  // nnapi-cts-sl: the Support Library to load
     Mode mode = Mode::Sync;
     std::string report;
     std::string expected;
@@ -62,6 +64,8 @@ void usage(FILE* out) {
                  "usage: nnapi-cts [options] PATH...\n"
                  "  PATH                 a spec .json file or a directory (searched recursively for *.json)\n"
                  "  --filter REGEX       run only tests whose name matches REGEX (ECMAScript, searched)\n"
+                 "  --sl PATH            nnapi-cts-sl only (required there): the NNAPI Support Library to test,\n"
+                 "                       reached only through ANeuralNetworks_getSLDriverImpl\n"
                  "  --device NAME        compile for this device only (createForDevices); skips use its feature level\n"
                  "  --mode MODE          sync (default) | async | dynamic | burst | fenced\n"
                  "  --report FILE        write per-test results as JSON\n"
@@ -110,6 +114,8 @@ bool parseArgs(int argc, char** argv, Options* o) {
             o->hasFilter = true;
         } else if (a == "--device") {
             if (!value(&o->device)) return false;
+        } else if (a == "--sl") {
+            if (!value(&o->slPath)) return false;
         } else if (a == "--mode") {
             if (!value(&v)) return false;
             if (!cts::parseMode(v, &o->mode)) {
@@ -259,25 +265,25 @@ WorkerSetup setupWorker(const Options& opt) {
     s.config.strictExpectedFailures = opt.strictFailures;
     if (!opt.device.empty()) {
         uint32_t n = 0;
-        int rc = ANeuralNetworks_getDeviceCount(&n);
+        int rc = api().ANeuralNetworks_getDeviceCount(&n);
         if (rc != ANEURALNETWORKS_NO_ERROR) {
-            s.error = std::string("ANeuralNetworks_getDeviceCount -> ") + ANNLinux_resultCodeName(rc);
+            s.error = std::string("ANeuralNetworks_getDeviceCount -> ") + api().resultCodeName(rc);
             return s;
         }
         std::string names;
         for (uint32_t i = 0; i < n; ++i) {
             ANeuralNetworksDevice* d = nullptr;
             const char* name = nullptr;
-            if (ANeuralNetworks_getDevice(i, &d) != ANEURALNETWORKS_NO_ERROR || !d) continue;
-            if (ANeuralNetworksDevice_getName(d, &name) != ANEURALNETWORKS_NO_ERROR || !name) continue;
+            if (api().ANeuralNetworks_getDevice(i, &d) != ANEURALNETWORKS_NO_ERROR || !d) continue;
+            if (api().ANeuralNetworksDevice_getName(d, &name) != ANEURALNETWORKS_NO_ERROR || !name) continue;
             if (!names.empty()) names += ", ";
             names += name;
             if (opt.device == name) {
                 s.config.device = d;
                 int64_t level = 0;
-                rc = ANeuralNetworksDevice_getFeatureLevel(d, &level);
+                rc = api().ANeuralNetworksDevice_getFeatureLevel(d, &level);
                 if (rc != ANEURALNETWORKS_NO_ERROR) {
-                    s.error = std::string("ANeuralNetworksDevice_getFeatureLevel -> ") + ANNLinux_resultCodeName(rc);
+                    s.error = std::string("ANeuralNetworksDevice_getFeatureLevel -> ") + api().resultCodeName(rc);
                     return s;
                 }
                 s.config.featureLevel = level;
@@ -289,14 +295,14 @@ WorkerSetup setupWorker(const Options& opt) {
         }
         s.info = "device " + opt.device + ", feature level " + std::to_string(s.config.featureLevel);
     } else {
-        s.config.featureLevel = ANeuralNetworks_getRuntimeFeatureLevel();
+        s.config.featureLevel = api().ANeuralNetworks_getRuntimeFeatureLevel();
         s.info = "runtime feature level " + std::to_string(s.config.featureLevel);
     }
     if (opt.featureLevelOverride > 0) {
         s.config.featureLevel = opt.featureLevelOverride;
         s.info += " (tests gated on --feature-level " + std::to_string(opt.featureLevelOverride) + ")";
     }
-    s.info += ", mode " + std::string(cts::modeName(opt.mode));
+    s.info += ", mode " + std::string(cts::modeName(opt.mode)) + ", via " + api().origin;
     return s;
 }
 
@@ -832,20 +838,20 @@ int Runner::run() {
 
 int listDevices() {
     uint32_t n = 0;
-    int rc = ANeuralNetworks_getDeviceCount(&n);
+    int rc = api().ANeuralNetworks_getDeviceCount(&n);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
-        std::fprintf(stderr, "nnapi-cts: ANeuralNetworks_getDeviceCount -> %s\n", ANNLinux_resultCodeName(rc));
+        std::fprintf(stderr, "nnapi-cts: ANeuralNetworks_getDeviceCount -> %s\n", api().resultCodeName(rc));
         return 2;
     }
     std::printf("runtime feature level %lld, %u device(s)\n",
-                static_cast<long long>(ANeuralNetworks_getRuntimeFeatureLevel()), n);
+                static_cast<long long>(api().ANeuralNetworks_getRuntimeFeatureLevel()), n);
     for (uint32_t i = 0; i < n; ++i) {
         ANeuralNetworksDevice* d = nullptr;
         const char* name = "?";
         int64_t level = 0;
-        if (ANeuralNetworks_getDevice(i, &d) != ANEURALNETWORKS_NO_ERROR || !d) continue;
-        ANeuralNetworksDevice_getName(d, &name);
-        ANeuralNetworksDevice_getFeatureLevel(d, &level);
+        if (api().ANeuralNetworks_getDevice(i, &d) != ANEURALNETWORKS_NO_ERROR || !d) continue;
+        api().ANeuralNetworksDevice_getName(d, &name);
+        api().ANeuralNetworksDevice_getFeatureLevel(d, &level);
         std::printf("  %u: %s (feature level %lld)\n", i, name ? name : "?", static_cast<long long>(level));
     }
     return 0;
@@ -857,6 +863,12 @@ int main(int argc, char** argv) {
     Options opt;
     if (!parseArgs(argc, argv, &opt)) {
         usage(stderr);
+        return 2;
+    }
+    // Before any worker forks: the workers inherit the loaded library and the table.
+    std::string apiError;
+    if (!cts::installApi(opt.slPath, &apiError)) {
+        std::fprintf(stderr, "nnapi-cts: %s\n", apiError.c_str());
         return 2;
     }
     if (opt.listDevices) return listDevices();
