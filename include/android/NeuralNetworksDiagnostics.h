@@ -55,6 +55,28 @@ const char* ANNLinux_resultCodeName(int resultCode);
 int ANNLinux_Compilation_setCpuThreadCount(ANeuralNetworksCompilation* compilation,
                                            uint32_t threads);
 
+/* ---- Partitioning plan (issue 8) ------------------------------------------
+ * A compilation runs each operation on the best device that supports it; when
+ * that is not one device for all, the model is split into steps, each a set of
+ * operations one device runs together (IF/WHILE go whole with their bodies).
+ * These queries show the plan of a finished compilation (BAD_STATE before
+ * ANeuralNetworksCompilation_finish or after a failed one).  A model that is
+ * not split has 1 step.  NNAPI_LOG=1 prints the plan at finish. */
+
+/* The number of steps the compilation runs per execution. */
+int ANNLinux_Compilation_getStepCount(const ANeuralNetworksCompilation* compilation,
+                                      uint32_t* count);
+
+/* The device that runs step `step` (0 <= step < count); BAD_DATA out of range. */
+int ANNLinux_Compilation_getStepDevice(const ANeuralNetworksCompilation* compilation,
+                                       uint32_t step, const ANeuralNetworksDevice** device);
+
+/* The device that runs operation `operationIndex` of the main model (in the
+ * order of ANeuralNetworksModel_addOperation); BAD_DATA out of range. */
+int ANNLinux_Compilation_getOperationDevice(const ANeuralNetworksCompilation* compilation,
+                                            uint32_t operationIndex,
+                                            const ANeuralNetworksDevice** device);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

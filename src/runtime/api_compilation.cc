@@ -234,4 +234,52 @@ int ANNLinux_Compilation_setCpuThreadCount(ANeuralNetworksCompilation* compilati
   });
 }
 
+// ---- Partitioning plan (issue 8) ----
+
+int ANNLinux_Compilation_getStepCount(const ANeuralNetworksCompilation* compilation,
+                                      uint32_t* count) {
+  return apiCall([&]() -> ApiResult {
+    const char* fn = "ANNLinux_Compilation_getStepCount";
+    NN_API_CHECK_NULL(fn, compilation);
+    NN_API_CHECK_NULL(fn, count);
+    const RuntimeCompilation* c = fromHandle(compilation);
+    NN_API_RETURN_IF_ERROR(checkFinished(fn, c));
+    *count = c->stepCount();
+    return apiOk();
+  });
+}
+
+int ANNLinux_Compilation_getStepDevice(const ANeuralNetworksCompilation* compilation,
+                                       uint32_t step, const ANeuralNetworksDevice** device) {
+  return apiCall([&]() -> ApiResult {
+    const char* fn = "ANNLinux_Compilation_getStepDevice";
+    NN_API_CHECK_NULL(fn, compilation);
+    NN_API_CHECK_NULL(fn, device);
+    const RuntimeCompilation* c = fromHandle(compilation);
+    NN_API_RETURN_IF_ERROR(checkFinished(fn, c));
+    const Device* d = nullptr;
+    const ApiResult r = c->stepDevice(step, &d);
+    if (!r.ok()) return ApiResult(r.code(), std::string(fn) + ": " + r.message());
+    *device = reinterpret_cast<const ANeuralNetworksDevice*>(d);
+    return apiOk();
+  });
+}
+
+int ANNLinux_Compilation_getOperationDevice(const ANeuralNetworksCompilation* compilation,
+                                            uint32_t operationIndex,
+                                            const ANeuralNetworksDevice** device) {
+  return apiCall([&]() -> ApiResult {
+    const char* fn = "ANNLinux_Compilation_getOperationDevice";
+    NN_API_CHECK_NULL(fn, compilation);
+    NN_API_CHECK_NULL(fn, device);
+    const RuntimeCompilation* c = fromHandle(compilation);
+    NN_API_RETURN_IF_ERROR(checkFinished(fn, c));
+    const Device* d = nullptr;
+    const ApiResult r = c->operationDevice(operationIndex, &d);
+    if (!r.ok()) return ApiResult(r.code(), std::string(fn) + ": " + r.message());
+    *device = reinterpret_cast<const ANeuralNetworksDevice*>(d);
+    return apiOk();
+  });
+}
+
 }  // extern "C"

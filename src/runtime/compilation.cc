@@ -6,6 +6,7 @@
 
 #include "hal/log.h"  // logInfo
 #include "runtime/model.h"
+#include "runtime/partitioned_model.h"
 #include "runtime/result_code.h"
 
 namespace nn {
@@ -85,63 +86,174 @@ ApiResult RuntimeCompilation::setTimeout(uint64_t durationNs) {
   return apiOk();
 }
 
+namespace {
+
+// The device the runtime falls back to when another device fails to prepare its part: the
+// first CPU device among the candidates (ANeuralNetworksCompilation_create lists them all).
+const Device* fallbackCpu(const std::vector<const Device*>& devices) {
+  for (const Device* d : devices)
+    if (d->type() == ANEURALNETWORKS_DEVICE_CPU) return d;
+  return nullptr;
+}
+
+std::string operationList(const Model& model, const std::vector<uint32_t>& ops) {
+  std::string s;
+  for (uint32_t i : ops)
+    s += formatString("%s#%u %s", s.empty() ? "" : ", ", i,
+                      toString(model.main.operations[i].type));
+  return s;
+}
+
+}  // namespace
+
+Status RuntimeCompilation::prepareOn(const Device* device, const std::shared_ptr<const Model>& model,
+                                     std::shared_ptr<PreparedModel>* prepared) const {
+  PrepareOptions options = options_;
+  if (timeoutNs_ != 0) {
+    options.deadlineNs = deadlineAfter(
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now().time_since_epoch())
+                                  .count()),
+        timeoutNs_);
+  }
+  Status s = device->prepareModel(model, options, prepared);
+  // A plugin claiming success without a prepared model is a failure too.
+  if (s.ok() && *prepared == nullptr)
+    return makeError(ErrorStatus::GENERAL_FAILURE, "the driver returned no prepared model");
+  return s;
+}
+
 ApiResult RuntimeCompilation::finish() {
   const char* fn = "ANeuralNetworksCompilation_finish";
   NN_API_RETURN_IF_ERROR(checkMutable(fn));
   finished_ = true;
   const Model& model = *canonical_;
-  // The first listed device that supports every operation wins. Splitting one model across
-  // several devices (partitioning) is not implemented: the CPU driver covers every operation.
-  std::string firstReason;
-  for (const Device* device : devices_) {
-    std::vector<bool> supported;
-    std::vector<std::string> reasons;
-    const Status checked = device->getSupportedOperations(model, &supported, &reasons);
-    if (!checked.ok()) {
-      if (firstReason.empty())
-        firstReason =
-            formatString("device %s could not check the model (%s)%s%s", device->name().c_str(),
-                         toString(checked.code()), checked.message().empty() ? "" : ": ",
-                         checked.message().c_str());
+  // Each operation goes to the best device that claims it (runtime/partitioner.h).
+  Result<PartitionPlan> plan = partitionModel(model, devices_, options_.preference);
+  if (!plan.ok()) {
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, plan.status().message().c_str());
+  }
+  operationDevice_ = plan->operationDevice;
+  const Device* single = devices_.empty() ? nullptr : devices_.front();
+  if (!operationDevice_.empty()) single = operationDevice_.front();
+  for (const Device* d : operationDevice_)
+    if (d != single) single = nullptr;
+  if (single != nullptr) return prepareWhole(single);
+  return preparePartitioned(*plan);
+}
+
+ApiResult RuntimeCompilation::prepareWhole(const Device* device) {
+  const char* fn = "ANeuralNetworksCompilation_finish";
+  // One device is best for every operation: the whole model goes there, as if unsplit.
+  std::shared_ptr<PreparedModel> prepared;
+  Status s = prepareOn(device, canonical_, &prepared);
+  const Device* cpu = fallbackCpu(devices_);
+  if (!s.ok() && !explicitDevices_ && cpu != nullptr && cpu != device) {
+    logInfo("compilation: %s failed to prepare the model (%s: %s); falling back to %s",
+            device->name().c_str(), toString(s.code()), s.message().c_str(), cpu->name().c_str());
+    device = cpu;
+    s = prepareOn(device, canonical_, &prepared);
+  }
+  if (!s.ok()) {
+    // The driver's own reason travels up with its status.
+    const int code = resultCodeFromStatus(s.code());
+    if (s.message().empty())
+      return apiError(code, "%s: device %s failed to prepare the model (%s)", fn,
+                      device->name().c_str(), toString(s.code()));
+    return apiError(code, "%s: device %s failed to prepare the model (%s): %s", fn,
+                    device->name().c_str(), toString(s.code()), s.message().c_str());
+  }
+  prepared_ = std::move(prepared);
+  chosen_ = device;
+  operationDevice_.assign(canonical_->main.operations.size(), device);
+  stepDevices_.assign(1, device);
+  logInfo("compilation: model prepared on %s", device->name().c_str());
+  return apiOk();
+}
+
+ApiResult RuntimeCompilation::preparePartitioned(const PartitionPlan& plan) {
+  const char* fn = "ANeuralNetworksCompilation_finish";
+  const Model& model = *canonical_;
+  const Device* cpu = fallbackCpu(devices_);
+  Result<StepLayout> layout = buildStepModels(model, plan.steps);
+  if (!layout.ok()) {
+    if (!explicitDevices_ && cpu != nullptr) {
+      logInfo("compilation: not split (%s); the whole model goes to %s",
+              layout.status().message().c_str(), cpu->name().c_str());
+      return prepareWhole(cpu);
+    }
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, layout.status().message().c_str());
+  }
+  std::vector<PartitionedPreparedModel::Step> steps;
+  for (size_t k = 0; k < plan.steps.size(); ++k) {
+    PartitionedPreparedModel::Step step;
+    step.device = plan.steps[k].device;
+    step.operations = plan.steps[k].operations;
+    step.io = std::move(layout->steps[k]);
+    if (step.io.outputs.empty()) {
+      // Operations whose results nobody reads: nothing to run.
+      logInfo("compilation: step %zu (%s) produces nothing that is read; dropped", k,
+              operationList(model, step.operations).c_str());
       continue;
     }
-    bool all = true;
-    for (size_t i = 0; i < supported.size(); ++i) {
-      if (!supported[i]) {
-        all = false;
-        if (firstReason.empty())
-          firstReason = formatString("device %s does not support %s", device->name().c_str(),
-                                     reasons[i].c_str());
-        break;
-      }
+    Status s = prepareOn(step.device, step.io.model, &step.prepared);
+    if (!s.ok() && !explicitDevices_ && cpu != nullptr && cpu != step.device) {
+      logInfo("compilation: %s failed to prepare step %zu (%s: %s); the step falls back to %s",
+              step.device->name().c_str(), k, toString(s.code()), s.message().c_str(),
+              cpu->name().c_str());
+      step.device = cpu;
+      s = prepareOn(cpu, step.io.model, &step.prepared);
     }
-    if (!all) continue;
-    PrepareOptions options = options_;
-    if (timeoutNs_ != 0) {
-      options.deadlineNs = deadlineAfter(
-          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    std::chrono::steady_clock::now().time_since_epoch())
-                                    .count()),
-          timeoutNs_);
-    }
-    std::shared_ptr<PreparedModel> prepared;
-    const Status s = device->prepareModel(canonical_, options, &prepared);
     if (!s.ok()) {
-      // The driver's own reason travels up with its status; no later fallback is needed.
-      const int code = resultCodeFromStatus(s.code());
-      if (s.message().empty())
-        return apiError(code, "%s: device %s failed to prepare the model (%s)", fn,
-                        device->name().c_str(), toString(s.code()));
-      return apiError(code, "%s: device %s failed to prepare the model (%s): %s", fn,
-                      device->name().c_str(), toString(s.code()), s.message().c_str());
+      return apiError(resultCodeFromStatus(s.code()),
+                      "%s: device %s failed to prepare partition step %zu (operations %s) (%s)%s%s",
+                      fn, step.device->name().c_str(), k,
+                      operationList(model, step.operations).c_str(), toString(s.code()),
+                      s.message().empty() ? "" : ": ", s.message().c_str());
     }
-    prepared_ = std::move(prepared);
-    chosen_ = device;
-    logInfo("compilation: model prepared on %s", device->name().c_str());
-    return apiOk();
+    for (uint32_t op : step.operations) operationDevice_[op] = step.device;
+    stepDevices_.push_back(step.device);
+    steps.push_back(std::move(step));
   }
-  return apiError(ANEURALNETWORKS_BAD_DATA, "%s: no device can run the whole model: %s", fn,
-                  firstReason.empty() ? "no device available" : firstReason.c_str());
+  auto partitioned =
+      std::make_shared<PartitionedPreparedModel>(canonical_, std::move(steps), layout->temps);
+  if (loggingEnabled()) logPlan(*partitioned);
+  prepared_ = std::move(partitioned);
+  chosen_ = nullptr;
+  return apiOk();
+}
+
+void RuntimeCompilation::logPlan(const PartitionedPreparedModel& plan) const {
+  const Model& model = *canonical_;
+  logInfo("compilation: model split into %zu steps", plan.steps().size());
+  for (size_t k = 0; k < plan.steps().size(); ++k) {
+    const auto& step = plan.steps()[k];
+    logInfo("  step %zu on %s: %s", k, step.device->name().c_str(),
+            operationList(model, step.operations).c_str());
+  }
+  for (const CrossingValue& t : plan.temps()) {
+    logInfo("  temporary operand %u (%s%s) crosses steps", t.operand, toString(t.type),
+            toString(t.dimensions).c_str());
+  }
+}
+
+ApiResult RuntimeCompilation::stepDevice(uint32_t step, const Device** device) const {
+  if (step >= stepDevices_.size()) {
+    return apiError(ANEURALNETWORKS_BAD_DATA, "step %u out of range (the plan has %zu steps)",
+                    step, stepDevices_.size());
+  }
+  *device = stepDevices_[step];
+  return apiOk();
+}
+
+ApiResult RuntimeCompilation::operationDevice(uint32_t operation, const Device** device) const {
+  if (operation >= operationDevice_.size()) {
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "operation %u out of range (the model has %zu operations)", operation,
+                    operationDevice_.size());
+  }
+  *device = operationDevice_[operation];
+  return apiOk();
 }
 
 }  // namespace nn

@@ -1,4 +1,8 @@
-// ANeuralNetworksCompilation: picks a device for the model and prepares it there.
+// ANeuralNetworksCompilation: decides which device runs each operation (runtime/partitioner.h)
+// and prepares the model there: whole on one device when one is best for every operation,
+// else split into steps (runtime/partitioned_model.h). Compilations from
+// ANeuralNetworksCompilation_create fall back to the CPU device for any part another device
+// fails to prepare; those from createForDevices report the failure.
 #pragma once
 
 #include <array>
@@ -14,6 +18,8 @@
 namespace nn {
 
 class RuntimeModel;
+class PartitionedPreparedModel;
+struct PartitionPlan;
 
 class RuntimeCompilation {
  public:
@@ -34,7 +40,14 @@ class RuntimeCompilation {
   const RuntimeModel* model() const { return model_; }
   const std::shared_ptr<const Model>& canonicalModel() const { return canonical_; }
   const std::shared_ptr<PreparedModel>& preparedModel() const { return prepared_; }
+  // The device running the whole model; null when the model is split across devices
+  // (nothing in the runtime depends on it: memory descriptors are host memory any step can
+  // read). The plan is in stepCount/stepDevice/operationDevice.
   const Device* device() const { return chosen_; }
+  // The plan, after a successful finish: 1 step unless the model is split.
+  uint32_t stepCount() const { return static_cast<uint32_t>(stepDevices_.size()); }
+  ApiResult stepDevice(uint32_t step, const Device** device) const;
+  ApiResult operationDevice(uint32_t operation, const Device** device) const;
 
   // ---- SL additions (issue 8: caching from fds, diagnostics); bodies in compilation_sl.cc.
   // Cache files handed over by SL_ANeuralNetworksCompilation_setCachingFromFds: duplicates
@@ -67,6 +80,11 @@ class RuntimeCompilation {
 
 
   ApiResult checkMutable(const char* function) const;
+  Status prepareOn(const Device* device, const std::shared_ptr<const Model>& model,
+                   std::shared_ptr<PreparedModel>* prepared) const;
+  ApiResult prepareWhole(const Device* device);
+  ApiResult preparePartitioned(const PartitionPlan& plan);
+  void logPlan(const PartitionedPreparedModel& plan) const;
 
   const RuntimeModel* model_;
   std::shared_ptr<const Model> canonical_;
@@ -78,6 +96,8 @@ class RuntimeCompilation {
   bool finished_ = false;
   std::shared_ptr<PreparedModel> prepared_;
   const Device* chosen_ = nullptr;
+  std::vector<const Device*> stepDevices_;
+  std::vector<const Device*> operationDevice_;
 };
 
 }  // namespace nn

@@ -331,7 +331,22 @@ bool readAsFloats(const Operand& op, std::vector<float>* out) {
 
 }  // namespace
 
-TestResult runTest(const Test& test, const RunConfig& cfg) {
+// How many distinct devices a finished compilation runs on (its partitioning plan).
+int countDevices(const ANeuralNetworksCompilation* compilation) {
+    uint32_t steps = 0;
+    if (ANNLinux_Compilation_getStepCount(compilation, &steps) != ANEURALNETWORKS_NO_ERROR) return 0;
+    std::vector<const ANeuralNetworksDevice*> seen;
+    for (uint32_t s = 0; s < steps; ++s) {
+        const ANeuralNetworksDevice* d = nullptr;
+        if (ANNLinux_Compilation_getStepDevice(compilation, s, &d) != ANEURALNETWORKS_NO_ERROR) continue;
+        bool known = false;
+        for (const ANeuralNetworksDevice* k : seen) known |= k == d;
+        if (!known) seen.push_back(d);
+    }
+    return static_cast<int>(seen.size());
+}
+
+TestResult runTestSteps(const Test& test, const RunConfig& cfg, int* devicesUsed) {
     if (!test.loadError.empty()) return fail("invalid test vector: " + test.loadError);
 
     int64_t needed = featureLevelOfVersion(test.minSupportedVersion);
@@ -421,6 +436,7 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
         if (test.expectFailure && !isInfiniteLoopTest(test)) return stepFailed(test, ctx, cfg);
         return stepFailed(test, ctx, cfg, unsupportedOperations(test, model, cfg));
     }
+    *devicesUsed = countDevices(ctx.compilation);
 
     // ---- Execution ----
     if (!ctx.check("Execution_create", api().ANeuralNetworksExecution_create(ctx.compilation, &ctx.execution)))
@@ -533,6 +549,13 @@ TestResult runTest(const Test& test, const RunConfig& cfg) {
         if (!values.ok) return fail(values.message);
     }
     return pass(modeNote);
+}
+
+TestResult runTest(const Test& test, const RunConfig& cfg) {
+    int devices = 0;
+    TestResult r = runTestSteps(test, cfg, &devices);
+    r.devices = devices;
+    return r;
 }
 
 }  // namespace cts

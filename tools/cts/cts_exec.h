@@ -21,6 +21,9 @@ enum class Status { Pass, Fail, Skip };
 struct TestResult {
     Status status = Status::Fail;
     std::string message;
+    // Distinct devices the finished compilation runs on (ANNLinux_Compilation_getStepDevice);
+    // more than 1 when the runtime split the model; 0 when compilation did not finish.
+    int devices = 0;
 };
 
 struct RunConfig {

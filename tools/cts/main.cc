@@ -247,7 +247,7 @@ double nowMs() {
 //   F <pos>                       starting shard file number <pos>
 //   X <message>                   the current file could not be loaded
 //   B <test> <version> <name>     test number <test> of the current file starts
-//   E <status> <ms> <message>     the started test ended (status p/f/s)
+//   E <status> <ms> <message> <n> the started test ended (status p/f/s) on n devices
 //   D                             shard finished
 // ---------------------------------------------------------------------------
 
@@ -331,7 +331,8 @@ void runShard(const Options& opt, const std::vector<std::string>& files, const s
             char ms[32];
             std::snprintf(ms, sizeof ms, "%.3f", nowMs() - t0);
             const char* st = r.status == Status::Pass ? "p" : r.status == Status::Skip ? "s" : "f";
-            emit(std::string("E\t") + st + "\t" + ms + "\t" + sanitize(r.message));
+            emit(std::string("E\t") + st + "\t" + ms + "\t" + sanitize(r.message) + "\t" +
+                 std::to_string(r.devices));
         }
     }
     emit("D");
@@ -349,6 +350,7 @@ struct Record {
     double ms = 0;
     size_t fileIndex = 0;  // for a deterministic report order with several workers
     size_t testIndex = 0;
+    int devices = 0;  // distinct devices its compilation ran on
 };
 
 struct Shard {
@@ -456,6 +458,7 @@ private:
             r.status = f[1] == "p" ? Status::Pass : f[1] == "s" ? Status::Skip : Status::Fail;
             r.ms = std::atof(f[2].c_str());
             r.message = f[3];
+            if (f.size() > 4) r.devices = std::atoi(f[4].c_str());
             r.fileIndex = s.curPos >= 0 ? s.files[s.curPos] : 0;
             r.testIndex = s.curTest;
             s.inTest = false;
@@ -831,6 +834,11 @@ int Runner::run() {
         if (!regressions.empty() && exitCode == 0) exitCode = 1;
     }
 
+    // Without --device the runtime chooses (Compilation_create) and may split a model.
+    size_t multiDevice = 0;
+    for (const Record& r : records_) multiDevice += r.devices > 1;
+    if (opt_.device.empty() || multiDevice > 0)
+        std::printf("multi-device: %zu test(s) ran on more than one device\n", multiDevice);
     std::printf("%zu passed, %zu failed, %zu skipped\n", total.pass, total.fail, total.skip);
     std::fflush(stdout);
     return exitCode;

@@ -92,6 +92,7 @@ void PrintUsage(FILE* out) {
                "                     default 1)\n"
                "  -o, --output-dir DIR  run: also write input_K.npy and output_K.npy there\n"
                "  -d, --device NAME  compile for this device only (inspect: may be repeated)\n"
+               "  --devices A,B      inspect: compile for these devices together (createForDevices) and show the plan\n"
                "  --reference        same as --device %s (the op-by-op reference kernels)\n"
                "  -t, --threads N    CPU driver threads for this compilation (ANNLinux_Compilation_setCpuThreadCount)\n"
                "  -v, --verbose      inspect: one line per TFLite operator\n"
@@ -147,6 +148,15 @@ Args ParseArgs(int argc, char** argv) {
     if (s == "--input" || s == "-i") a.inputs.push_back(val());
     else if (s == "--output-dir" || s == "-o") a.output_dir = val();
     else if (s == "--device" || s == "-d") a.devices.push_back(val());
+    else if (s == "--devices") {  // inspect: a comma-separated list, compiled for together
+      std::string list = val();
+      for (size_t p = 0; p <= list.size();) {
+        size_t q = list.find(',', p);
+        if (q == std::string::npos) q = list.size();
+        if (q > p) a.devices.push_back(list.substr(p, q - p));
+        p = q + 1;
+      }
+    }
     else if (s == "--reference") a.devices.push_back(kReferenceDevice);
     else if (s == "--threads" || s == "-t") a.threads = ParseInt(s, val(), 1);
     else if (s == "--runs") { a.runs = ParseInt(s, val(), 1); a.runs_given = true; }
@@ -513,6 +523,50 @@ bool SetupExecution(const Compiled& c, IoBuffers* io, bool reusable, Execution* 
 
 // ---- inspect -------------------------------------------------------------------------------
 
+// The runtime's partitioning plan (ANNLinux_Compilation_getStep*/getOperationDevice): the
+// device of every operation, a line where the device changes, for a compilation over all
+// devices (Compilation_create) or over `devs` (createForDevices).
+void PrintPlan(const ImportedModel& im, const std::vector<NnOperation>& ops,
+               const std::vector<DeviceInfo>& devs) {
+  ANeuralNetworksCompilation* c = nullptr;
+  std::vector<const ANeuralNetworksDevice*> list;
+  for (const DeviceInfo& d : devs) list.push_back(d.device);
+  int r = list.empty() ? ANeuralNetworksCompilation_create(im.model(), &c)
+                       : ANeuralNetworksCompilation_createForDevices(im.model(), list.data(),
+                                                                     static_cast<uint32_t>(list.size()), &c);
+  if (r == ANEURALNETWORKS_NO_ERROR) {
+    ANeuralNetworksCompilation_setPreference(c, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+    r = ANeuralNetworksCompilation_finish(c);
+  }
+  std::printf("\nplan (%s):\n", list.empty() ? "Compilation_create, all devices" : "createForDevices");
+  uint32_t steps = 0;
+  if (r != ANEURALNETWORKS_NO_ERROR || ANNLinux_Compilation_getStepCount(c, &steps) != ANEURALNETWORKS_NO_ERROR) {
+    std::printf("  compilation failed: %s: %s\n", ANNLinux_resultCodeName(r), ANNLinux_getLastErrorMessage());
+    if (c) ANeuralNetworksCompilation_free(c);
+    return;
+  }
+  auto name = [](const ANeuralNetworksDevice* d) {
+    const char* n = nullptr;
+    return d && ANeuralNetworksDevice_getName(d, &n) == ANEURALNETWORKS_NO_ERROR && n ? std::string(n) : std::string("?");
+  };
+  std::printf("  %u step(s):", steps);
+  for (uint32_t k = 0; k < steps; ++k) {
+    const ANeuralNetworksDevice* d = nullptr;
+    ANNLinux_Compilation_getStepDevice(c, k, &d);
+    std::printf("%s %s", k ? "," : "", name(d).c_str());
+  }
+  std::printf("\n");
+  const ANeuralNetworksDevice* prev = nullptr;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const ANeuralNetworksDevice* d = nullptr;
+    ANNLinux_Compilation_getOperationDevice(c, static_cast<uint32_t>(i), &d);
+    if (i > 0 && d != prev) std::printf("  ---- %s -> %s\n", name(prev).c_str(), name(d).c_str());
+    std::printf("  #%-4zu %-28s %s\n", i, NnOperationName(ops[i].type), name(d).c_str());
+    prev = d;
+  }
+  ANeuralNetworksCompilation_free(c);
+}
+
 int CmdInspect(const Args& a) {
   ModelFile file;
   std::string err;
@@ -658,6 +712,7 @@ int CmdInspect(const Args& a) {
   size_t none = 0;
   for (bool b : any) none += !b;
   if (none) std::printf("  %zu operation(s) are supported by none of the listed devices\n", none);
+  PrintPlan(im, ops_copy, a.devices.empty() ? std::vector<DeviceInfo>() : devs);
   return complete ? 0 : 1;
 }
 
