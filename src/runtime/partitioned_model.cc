@@ -10,6 +10,7 @@ namespace {
 constexpr size_t kConstantAlignment = 8;
 // First buffer size of a temporary whose shape is only known at execution.
 constexpr size_t kMinGuessBytes = 64;
+constexpr uint64_t kMaxGuessBytes = 64ull << 20;
 // A step re-runs after growing its temporaries; the second run has what the first reported,
 // more attempts only guard against a driver whose shapes keep changing.
 constexpr int kMaxStepAttempts = 3;
@@ -36,15 +37,14 @@ bool isConstantLike(Lifetime l) {
          l == Lifetime::NO_VALUE || l == Lifetime::SUBGRAPH;
 }
 
-size_t byteSize(OperandType type, const Dims& dims) {
-  return static_cast<size_t>(elementCount(dims) * elementSize(type));
-}
-
 size_t guessBytes(const CrossingValue& t) {
   if (isFullySpecified(t.type, t.dimensions)) return byteSize(t.type, t.dimensions);
-  uint64_t known = elementSize(t.type);
-  for (uint32_t d : t.dimensions) known *= std::max<uint32_t>(d, 1);
-  return std::max<size_t>(kMinGuessBytes, static_cast<size_t>(known));
+  // Unknown dimensions count as 1; a step that needs more reports its shape and runs again,
+  // so the guess is capped rather than trusted (declared dimensions can be absurd).
+  Dims known = t.dimensions;
+  for (uint32_t& d : known) d = std::max<uint32_t>(d, 1);
+  const uint64_t bytes = std::min<uint64_t>(byteSize(t.type, known), kMaxGuessBytes);
+  return std::max<size_t>(kMinGuessBytes, static_cast<size_t>(bytes));
 }
 
 }  // namespace

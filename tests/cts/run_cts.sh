@@ -5,8 +5,8 @@
 #
 # Runs nnapi-cts over $NNAPI_CTS_DIR (default: <source dir>/../shared/cts) once
 # per mode against tests/cts/expected_pass_<mode>.txt and fails if any listed
-# test no longer passes. The vectors are not part of the repository, so a
-# missing directory is reported and treated as a pass.
+# test no longer passes. The vectors are not part of the repository; a missing
+# directory fails the test (set NNAPI_CTS_DIR when ../shared/cts is elsewhere).
 # Extra nnapi-cts options can be given in $NNAPI_CTS_ARGS (e.g. "--device cpu").
 set -u
 bin=${1:?usage: run_cts.sh NNAPI_CTS_BINARY [MODE...]}
@@ -18,8 +18,9 @@ cts_dir=${NNAPI_CTS_DIR:-$src/../shared/cts}
 jobs=${NNAPI_CTS_JOBS:-2}
 
 if [ ! -d "$cts_dir" ]; then
-    echo "run_cts.sh: conformance vectors not found at $cts_dir (set NNAPI_CTS_DIR); nothing to check"
-    exit 0
+    # A missing directory must not read as a pass: nothing would have been checked.
+    echo "run_cts.sh: conformance vectors not found at $cts_dir (set NNAPI_CTS_DIR)"
+    exit 1
 fi
 
 status=0

@@ -40,6 +40,11 @@ struct Api {
     // createForDevices and startComputeWithDependencies instead.
     decltype(&::ANeuralNetworksCompilation_create) ANeuralNetworksCompilation_create = nullptr;
     decltype(&::ANeuralNetworksExecution_startCompute) ANeuralNetworksExecution_startCompute = nullptr;
+    // The partitioning plan (NeuralNetworksDiagnostics.h) when linked; nullptr through the SL
+    // table, and the multi-device count is then not reported.
+    int (*getStepCount)(const ANeuralNetworksCompilation*, uint32_t*) = nullptr;
+    int (*getStepDevice)(const ANeuralNetworksCompilation*, uint32_t,
+                         const ANeuralNetworksDevice**) = nullptr;
     // Names: the runtime's ANNLinux_* functions when linked, else the runner's (cts_names.h).
     const char* (*resultCodeName)(int) = nullptr;
     int32_t (*operationCodeFromName)(const char*) = nullptr;

@@ -17,6 +17,8 @@ bool installApi(const std::string& slPath, std::string* error) {
     a.ANeuralNetworksCompilation_create = &::ANeuralNetworksCompilation_create;
     a.ANeuralNetworksExecution_startCompute = &::ANeuralNetworksExecution_startCompute;
     a.resultCodeName = &::ANNLinux_resultCodeName;
+    a.getStepCount = &::ANNLinux_Compilation_getStepCount;
+    a.getStepDevice = &::ANNLinux_Compilation_getStepDevice;
     a.operationCodeFromName = &::ANNLinux_operationCodeFromName;
     a.origin = "linked libneuralnetworks";
     setApi(a);

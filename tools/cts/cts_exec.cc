@@ -334,11 +334,12 @@ bool readAsFloats(const Operand& op, std::vector<float>* out) {
 // How many distinct devices a finished compilation runs on (its partitioning plan).
 int countDevices(const ANeuralNetworksCompilation* compilation) {
     uint32_t steps = 0;
-    if (ANNLinux_Compilation_getStepCount(compilation, &steps) != ANEURALNETWORKS_NO_ERROR) return 0;
+    if (api().getStepCount == nullptr || api().getStepDevice == nullptr) return 0;
+    if (api().getStepCount(compilation, &steps) != ANEURALNETWORKS_NO_ERROR) return 0;
     std::vector<const ANeuralNetworksDevice*> seen;
     for (uint32_t s = 0; s < steps; ++s) {
         const ANeuralNetworksDevice* d = nullptr;
-        if (ANNLinux_Compilation_getStepDevice(compilation, s, &d) != ANEURALNETWORKS_NO_ERROR) continue;
+        if (api().getStepDevice(compilation, s, &d) != ANEURALNETWORKS_NO_ERROR) continue;
         bool known = false;
         for (const ANeuralNetworksDevice* k : seen) known |= k == d;
         if (!known) seen.push_back(d);
