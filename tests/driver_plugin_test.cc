@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -285,6 +286,37 @@ TEST(DriverPluginFaulty, SlowComputeMissesItsDeadline) {
   RunResult ok = run(model.m.get(), findDevice("test-faulty"), /*timeoutNs=*/5000000000ull);
   EXPECT_EQ(ok.compute, ANEURALNETWORKS_NO_ERROR) << ok.message;
   expectCpuStillWorks();
+}
+
+TEST(DriverPluginFaulty, ConcurrentExecutionsOfOneCompilation) {
+  ScopedEnv fault("NNAPI_TEST_DRIVER_FAULT", "none");
+  TwoOpModel model;
+  const ANeuralNetworksDevice* d = findDevice("test-faulty");
+  ASSERT_NE(d, nullptr);
+  ANeuralNetworksCompilation* c = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(model.m.get(), &d, 1, &c),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
+  std::vector<int> failures(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 25; ++i) {
+        std::vector<float> a(6, float(t + i)), b(6, 1.f), out(6, -1.f);
+        ANeuralNetworksExecution* e = nullptr;
+        ANeuralNetworksExecution_create(c, &e);
+        ANeuralNetworksExecution_setInput(e, 0, nullptr, a.data(), 24);
+        ANeuralNetworksExecution_setInput(e, 1, nullptr, b.data(), 24);
+        ANeuralNetworksExecution_setOutput(e, 0, nullptr, out.data(), 24);
+        const int r = ANeuralNetworksExecution_compute(e);
+        ANeuralNetworksExecution_free(e);
+        if (r != ANEURALNETWORKS_NO_ERROR || out[5] != (a[0] + 1.f) * a[0]) ++failures[t];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures, std::vector<int>(4, 0));
+  ANeuralNetworksCompilation_free(c);
 }
 
 // Run with NNAPI_TEST_DRIVER_FAULT=garbage_level or null_name: test-faulty must be skipped.
