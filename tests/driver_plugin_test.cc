@@ -319,6 +319,48 @@ TEST(DriverPluginFaulty, ConcurrentExecutionsOfOneCompilation) {
   ANeuralNetworksCompilation_free(c);
 }
 
+TEST(DriverPluginFaulty, InsufficientOutputReportsTheShape) {
+  ScopedEnv fault("NNAPI_TEST_DRIVER_FAULT", "none");
+  // out = a + b with the output's dimensions left unknown, and a one-element output buffer.
+  nntest::ModelBuilder m;
+  const uint32_t a = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 3});
+  const uint32_t b = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 3});
+  const uint32_t act = m.addInt32(ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 0});
+  m.addOperation(ANEURALNETWORKS_ADD, {a, b, act}, {out});
+  ASSERT_EQ(m.finish({a, b}, {out}), ANEURALNETWORKS_NO_ERROR);
+  const ANeuralNetworksDevice* d = findDevice("test-faulty");
+  ANeuralNetworksCompilation* c = nullptr;
+  ASSERT_EQ(ANeuralNetworksCompilation_createForDevices(m.get(), &d, 1, &c), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> x(6, 1.f), y(6, 2.f), small(1, 0.f), big(6, 0.f);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<float>& o = pass == 0 ? small : big;
+    ANeuralNetworksExecution* e = nullptr;
+    ASSERT_EQ(ANeuralNetworksExecution_create(c, &e), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution_setInput(e, 0, nullptr, x.data(), 24);
+    ANeuralNetworksExecution_setInput(e, 1, nullptr, y.data(), 24);
+    ANeuralNetworksExecution_setOutput(e, 0, nullptr, o.data(), o.size() * 4);
+    const int r = ANeuralNetworksExecution_compute(e);
+    uint32_t rank = 0, dims[2] = {0, 0};
+    const int rr = ANeuralNetworksExecution_getOutputOperandRank(e, 0, &rank);
+    ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, dims);
+    if (pass == 0) {
+      EXPECT_EQ(r, ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+      EXPECT_EQ(rr, ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE);
+    } else {
+      EXPECT_EQ(r, ANEURALNETWORKS_NO_ERROR);
+      EXPECT_EQ(rr, ANEURALNETWORKS_NO_ERROR);
+      EXPECT_EQ(big, std::vector<float>(6, 3.f));
+    }
+    EXPECT_EQ(rank, 2u);
+    EXPECT_EQ(dims[0], 2u);
+    EXPECT_EQ(dims[1], 3u);
+    ANeuralNetworksExecution_free(e);
+  }
+  ANeuralNetworksCompilation_free(c);
+}
+
 // Run with NNAPI_TEST_DRIVER_FAULT=garbage_level or null_name: test-faulty must be skipped.
 TEST(DriverPluginSkipped, GarbageDeviceIsSkippedWithAReason) {
   EXPECT_EQ(findDevice("test-faulty"), nullptr);
