@@ -30,7 +30,7 @@ ErrorStatus errorStatusFromResultCode(int code);
 class SlDevice : public Device {
  public:
   // Queries and validates everything the device reports once. On garbage returns null and
-  // sets *problem to the reason; `featureLevelCap` is the table's implFeatureLevel.
+  // sets *problem to the reason. The feature level is capped at the table's implFeatureLevel.
   static std::unique_ptr<SlDevice> create(std::shared_ptr<const SlDriver> driver,
                                           ANeuralNetworksDevice* handle,
                                           std::string* problem);
