@@ -77,6 +77,28 @@ int ANNLinux_Compilation_getOperationDevice(const ANeuralNetworksCompilation* co
                                             uint32_t operationIndex,
                                             const ANeuralNetworksDevice** device);
 
+/* ---- Driver plugins (docs/drivers.md) ----------------------------------------
+ * Devices come from the library itself ("built-in") or from NNAPI Support
+ * Library plugins named by $NNAPI_DRIVERS, $NNAPI_DRIVER_DIR or
+ * /etc/nnapi/drivers.d/ (*.conf files), loaded at the first NNAPI call that
+ * needs the device list. */
+
+/* Sets *origin to "built-in" or to the path of the plugin providing the
+ * device. The string lives as long as the process.  UNEXPECTED_NULL or
+ * BAD_DATA (not a device of this runtime) on misuse. */
+int ANNLinux_Device_getOrigin(const ANeuralNetworksDevice* device, const char** origin);
+
+/* How many configured plugins, configuration files or plugin devices were
+ * skipped, each with a reason "<path>: <why>" (a missing file, no
+ * ANeuralNetworks_getSLDriverImpl symbol, a NULL table slot, an invalid
+ * feature level, a device name already taken, ...).  Loads the plugins if
+ * that has not happened yet. */
+uint32_t ANNLinux_getDriverLoadProblemCount(void);
+
+/* Problem `index` (0 <= index < count), or NULL when out of range.  The
+ * string lives as long as the process. */
+const char* ANNLinux_getDriverLoadProblem(uint32_t index);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

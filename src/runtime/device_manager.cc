@@ -2,13 +2,43 @@
 
 #include <algorithm>
 
-#include "hal/builtin_drivers.h"
+#include "runtime/device_discovery.h"
 
 namespace nn {
 
-const std::vector<const Device*>& allDevices() {
-  static const std::vector<const Device*> devices = builtinDevices();
-  return devices;
+namespace {
+
+// Built once, at first use (a function-local static: thread-safe initialization), and never
+// changed: device pointers and the lists stay valid for the process lifetime.
+struct DeviceList {
+  DiscoveredDevices discovered = discoverDevices();
+  // Device::origin() returns by value; the C API hands out pointers, so keep one copy each.
+  std::vector<std::string> origins = originsOf(discovered.devices);
+
+  static std::vector<std::string> originsOf(const std::vector<const Device*>& devices) {
+    std::vector<std::string> out;
+    for (const Device* d : devices) out.push_back(d->origin());
+    return out;
+  }
+};
+
+const DeviceList& deviceList() {
+  static const DeviceList list;
+  return list;
+}
+const DiscoveredDevices& discovered() { return deviceList().discovered; }
+
+}  // namespace
+
+const std::vector<const Device*>& allDevices() { return discovered().devices; }
+
+const std::vector<std::string>& driverLoadProblems() { return discovered().loadProblems; }
+
+const std::string* deviceOrigin(const Device* device) {
+  const auto& d = allDevices();
+  const auto it = std::find(d.begin(), d.end(), device);
+  if (it == d.end()) return nullptr;
+  return &deviceList().origins[it - d.begin()];
 }
 
 bool isKnownDevice(const Device* device) {
@@ -18,7 +48,9 @@ bool isKnownDevice(const Device* device) {
 
 int64_t runtimeFeatureLevel() {
   int64_t level = kFeatureLevel1;
-  for (const Device* d : allDevices()) level = std::max(level, d->featureLevel());
+  // The runtime's own level: plugin devices report theirs, but add no API to this library.
+  for (const Device* d : allDevices())
+    if (d->origin() == "built-in") level = std::max(level, d->featureLevel());
   return level;
 }
 

@@ -231,10 +231,24 @@ int CmdDevices() {
   std::printf("%zu device(s)\n", devs.size());
   size_t w = 4;
   for (const DeviceInfo& d : devs) w = std::max(w, d.name.size());
-  std::printf("  %-*s  %-11s  %-13s  %s\n", static_cast<int>(w), "name", "type", "feature level", "version");
+  size_t vw = 7;
+  for (const DeviceInfo& d : devs) vw = std::max(vw, d.version.size());
+  std::printf("  %-*s  %-11s  %-13s  %-*s  %s\n", static_cast<int>(w), "name", "type", "feature level",
+              static_cast<int>(vw), "version", "origin");
   for (const DeviceInfo& d : devs) {
-    std::printf("  %-*s  %-11s  %-13s  %s\n", static_cast<int>(w), d.name.c_str(), DeviceTypeName(d.type),
-                FeatureLevelName(d.feature_level).c_str(), d.version.c_str());
+    // "built-in", or the path of the driver plugin (docs/drivers.md) that provides the device.
+    const char* origin = nullptr;
+    if (ANNLinux_Device_getOrigin(d.device, &origin) != ANEURALNETWORKS_NO_ERROR || !origin) origin = "?";
+    std::printf("  %-*s  %-11s  %-13s  %-*s  %s\n", static_cast<int>(w), d.name.c_str(), DeviceTypeName(d.type),
+                FeatureLevelName(d.feature_level).c_str(), static_cast<int>(vw), d.version.c_str(), origin);
+  }
+  const uint32_t problems = ANNLinux_getDriverLoadProblemCount();
+  if (problems > 0) {
+    std::printf("%u driver plugin problem(s) (skipped):\n", problems);
+    for (uint32_t i = 0; i < problems; ++i) {
+      const char* p = ANNLinux_getDriverLoadProblem(i);
+      std::printf("  %s\n", p ? p : "?");
+    }
   }
   return 0;
 }
