@@ -217,6 +217,15 @@ ApiResult RuntimeCompilation::preparePartitioned(const PartitionPlan& plan) {
   }
   auto partitioned =
       std::make_shared<PartitionedPreparedModel>(canonical_, std::move(steps), layout->temps);
+  // Executions in which a crossing value is zero-sized run unsplit: on the CPU when the
+  // runtime may fall back, else on a listed device that supports every operation, if any.
+  const Device* whole = explicitDevices_ ? nullptr : cpu;
+  for (size_t d = 0; whole == nullptr && d < plan.supported.size() && d < devices_.size(); ++d) {
+    bool all = !plan.supported[d].empty();
+    for (bool b : plan.supported[d]) all = all && b;
+    if (all) whole = devices_[d];
+  }
+  if (whole != nullptr) partitioned->setWholeModelFallback(whole, options_);
   if (loggingEnabled()) logPlan(*partitioned);
   prepared_ = std::move(partitioned);
   chosen_ = nullptr;

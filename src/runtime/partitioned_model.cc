@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "hal/log.h"
+
 namespace nn {
 namespace {
 
@@ -14,6 +16,8 @@ constexpr uint64_t kMaxGuessBytes = 64ull << 20;
 // A step re-runs after growing its temporaries; the second run has what the first reported,
 // more attempts only guard against a driver whose shapes keep changing.
 constexpr int kMaxStepAttempts = 3;
+// runStep's signal that a value crossing steps is zero-sized (never leaves this file).
+constexpr ErrorStatus kZeroSizedCrossing = static_cast<ErrorStatus>(1001);
 
 uint64_t nowNs() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -155,6 +159,7 @@ class PartitionedPreparedModel::State : public ExecutionState {
   std::vector<std::vector<OutputShape>> stepShapes;  // per step, reused
   std::vector<std::vector<uint8_t>> buffers;         // per temporary, grow-only
   std::vector<RequestArgument> produced;  // per temporary: where it lives and its actual dims
+  std::unique_ptr<ExecutionState> fallbackState;  // for runWhole, made at its first use
 };
 
 PartitionedPreparedModel::PartitionedPreparedModel(std::shared_ptr<const Model> model,
@@ -220,6 +225,8 @@ Status PartitionedPreparedModel::execute(const Request& request, const ExecuteOp
                        steps_.size(), steps_[s].device->name().c_str());
     }
     Status stepStatus = runStep(s, request, options, st, &shapes, &total);
+    if (stepStatus.code() == kZeroSizedCrossing)
+      return runWhole(request, options, st, outputShapes, timing, stepStatus.message());
     if (!stepStatus.ok()) return stepStatus;
   }
   if (timing != nullptr) *timing = options.measureTiming ? total : Timing{};
@@ -286,6 +293,13 @@ Status PartitionedPreparedModel::runStep(size_t s, const Request& request,
         if (io.temp < 0 || insufficient) continue;
         // Where the next steps find it, with the dimensions it actually has.
         const CrossingValue& tv = temps_[io.temp];
+        if (!os.dimensions.empty() && elementCount(os.dimensions) == 0) {
+          return Status(kZeroSizedCrossing,
+                        formatString("temporary operand %u is zero-sized (%s) after partition "
+                                     "step %zu (%s)", tv.operand,
+                                     toString(os.dimensions).c_str(), s,
+                                     step.device->name().c_str()));
+        }
         if (!isFullySpecified(tv.type, os.dimensions) ||
             byteSize(tv.type, os.dimensions) > r.outputs[k].location.length) {
           return makeError(ErrorStatus::GENERAL_FAILURE,
@@ -344,6 +358,31 @@ Status PartitionedPreparedModel::runStep(size_t s, const Request& request,
                        "after %d attempts", s, step.device->name().c_str(), attempt + 1);
     }
   }
+}
+
+Status PartitionedPreparedModel::runWhole(const Request& request, const ExecuteOptions& options,
+                                          State* st, std::vector<OutputShape>* outputShapes,
+                                          Timing* timing, const std::string& why) const {
+  if (fallbackDevice_ == nullptr) {
+    return makeError(ErrorStatus::GENERAL_FAILURE,
+                     "execution: %s; NNAPI cannot pass a zero-sized tensor between devices and "
+                     "no device of this compilation runs the whole model",
+                     why.c_str());
+  }
+  std::call_once(fallbackOnce_, [&] {
+    fallbackStatus_ = fallbackDevice_->prepareModel(model_, fallbackOptions_, &fallback_);
+    if (fallbackStatus_.ok() && fallback_ == nullptr)
+      fallbackStatus_ = makeError(ErrorStatus::GENERAL_FAILURE, "no prepared model returned");
+    logInfo("execution: %s; this model now runs unsplit on %s when that happens",
+            why.c_str(), fallbackDevice_->name().c_str());
+  });
+  if (!fallbackStatus_.ok()) {
+    return makeError(fallbackStatus_.code(), "execution: %s; preparing the whole model on %s "
+                     "failed: %s", why.c_str(), fallbackDevice_->name().c_str(),
+                     fallbackStatus_.message().c_str());
+  }
+  if (st->fallbackState == nullptr) st->fallbackState = fallback_->createExecutionState();
+  return fallback_->execute(request, options, st->fallbackState.get(), outputShapes, timing);
 }
 
 }  // namespace nn

@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "hal/device.h"
@@ -60,6 +62,15 @@ class PartitionedPreparedModel : public PreparedModel {
   Status execute(const Request& request, const ExecuteOptions& options, ExecutionState* state,
                  std::vector<OutputShape>* outputShapes, Timing* timing) const override;
 
+  // The device that runs an execution unsplit when a value crossing steps turns out
+  // zero-sized: NNAPI cannot hand a zero-sized tensor to a step as an input (a 0 dimension
+  // there means "unknown"), so that execution runs the whole model on `device` instead,
+  // prepared at its first need. Without one, such an execution fails with a clear reason.
+  void setWholeModelFallback(const Device* device, const PrepareOptions& options) {
+    fallbackDevice_ = device;
+    fallbackOptions_ = options;
+  }
+
   const std::vector<Step>& steps() const { return steps_; }
   const std::vector<CrossingValue>& temps() const { return temps_; }
 
@@ -68,8 +79,17 @@ class PartitionedPreparedModel : public PreparedModel {
   Status runStep(size_t index, const Request& request, const ExecuteOptions& options,
                  State* st, std::vector<OutputShape>* outputShapes, Timing* total) const;
 
+  Status runWhole(const Request& request, const ExecuteOptions& options, State* st,
+                  std::vector<OutputShape>* outputShapes, Timing* timing,
+                  const std::string& why) const;
+
   std::shared_ptr<const Model> model_;
   std::vector<Step> steps_;
+  const Device* fallbackDevice_ = nullptr;
+  PrepareOptions fallbackOptions_;
+  mutable std::once_flag fallbackOnce_;
+  mutable std::shared_ptr<PreparedModel> fallback_;  // written once under fallbackOnce_
+  mutable Status fallbackStatus_;
   std::vector<CrossingValue> temps_;
   // Bytes each temporary needed last time (any execution): the first guess for the buffers
   // of new executions, so dynamic-shape temporaries are sized right after one run. Relaxed

@@ -117,9 +117,14 @@ class SlModelReplay {
         return fail("ANeuralNetworksModel_addOperation", r,
                     formatString("%s, operation #%zu", toString(op.type), i));
     }
+    // NULL arrays are UNEXPECTED_NULL even with a zero count (a sub-model the partitioner
+    // cut may read only constants), so an empty list is passed as a valid pointer.
+    static const uint32_t kNone = 0;
     r = t_.ANeuralNetworksModel_identifyInputsAndOutputs(
-        m, static_cast<uint32_t>(sg.inputIndexes.size()), sg.inputIndexes.data(),
-        static_cast<uint32_t>(sg.outputIndexes.size()), sg.outputIndexes.data());
+        m, static_cast<uint32_t>(sg.inputIndexes.size()),
+        sg.inputIndexes.empty() ? &kNone : sg.inputIndexes.data(),
+        static_cast<uint32_t>(sg.outputIndexes.size()),
+        sg.outputIndexes.empty() ? &kNone : sg.outputIndexes.data());
     if (r != ANEURALNETWORKS_NO_ERROR)
       return fail("ANeuralNetworksModel_identifyInputsAndOutputs", r, "");
     r = t_.ANeuralNetworksModel_relaxComputationFloat32toFloat16(

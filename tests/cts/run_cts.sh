@@ -8,6 +8,7 @@
 # test no longer passes. The vectors are not part of the repository; a missing
 # directory fails the test (set NNAPI_CTS_DIR when ../shared/cts is elsewhere).
 # Extra nnapi-cts options can be given in $NNAPI_CTS_ARGS (e.g. "--device cpu").
+# $NNAPI_CTS_MIN_MULTI_DEVICE: fail a mode in which fewer tests ran on more than one device.
 set -u
 bin=${1:?usage: run_cts.sh NNAPI_CTS_BINARY [MODE...]}
 shift
@@ -48,6 +49,14 @@ for mode in $modes; do
     if [ "$rc" -ne 0 ]; then
         echo "run_cts.sh: mode $mode: nnapi-cts exit code $rc"
         status=1
+    fi
+    # With a partitioning set-up, the split must really happen (not everything on one device).
+    if [ -n "${NNAPI_CTS_MIN_MULTI_DEVICE:-}" ]; then
+        multi=$(sed -n 's/^multi-device: \([0-9]*\) .*/\1/p' "$log" | tail -1)
+        if [ "${multi:-0}" -lt "$NNAPI_CTS_MIN_MULTI_DEVICE" ]; then
+            echo "run_cts.sh: mode $mode: ${multi:-0} tests ran on more than one device, expected at least $NNAPI_CTS_MIN_MULTI_DEVICE"
+            status=1
+        fi
     fi
 done
 exit $status
