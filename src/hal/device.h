@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hal/cache_file.h"
 #include "hal/types.h"
 
 namespace nn {
@@ -44,6 +45,17 @@ struct PrepareOptions {
   uint64_t deadlineNs = 0;
   // CPU drivers: worker threads for this model's kernels (0 = the driver's default).
   int32_t cpuThreads = 0;
+  // Compilation caching (ANeuralNetworksCompilation_setCaching / SL setCachingFromFds;
+  // docs/drivers.md "Compilation caching"). `cacheDir`: a directory of this device only,
+  // existing and writable when non-empty; the driver names its files from `cacheToken`
+  // (hal/cache_file.h cacheFilePath) and writes them atomically. `modelCacheFds` /
+  // `dataCacheFds`: borrowed for the duration of prepareModel, given only when their counts
+  // equal numberOfCacheFilesNeeded(). A driver treats anything it reads back as untrusted (a
+  // bad file is a miss) and a failing cache never fails the preparation.
+  std::string cacheDir;
+  CacheToken cacheToken{};
+  std::vector<int> modelCacheFds, dataCacheFds;
+  bool cachingRequested() const { return !cacheDir.empty() || !modelCacheFds.empty() || !dataCacheFds.empty(); }
 };
 
 // Time and energy relative to the CPU doing the same work (1.0); lower is better.

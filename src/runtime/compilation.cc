@@ -2,6 +2,7 @@
 
 #include <android/NeuralNetworks.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "hal/log.h"  // logInfo
@@ -57,9 +58,10 @@ ApiResult RuntimeCompilation::setPriority(int priority) {
 
 ApiResult RuntimeCompilation::setCaching(const char* cacheDir, const uint8_t* token) {
   NN_API_RETURN_IF_ERROR(checkMutable("ANeuralNetworksCompilation_setCaching"));
-  // Accepted and remembered; the CPU driver prepares fast enough that it does not cache yet.
+  // Remembered; finish gives each device its own directory under it (compilation_cache.h).
+  // A directory that cannot be used is not an error: the compilation goes on uncached.
   cacheDir_ = cacheDir;
-  (void)token;
+  std::copy(token, token + cacheToken_.size(), cacheToken_.begin());
   return apiOk();
 }
 
@@ -107,8 +109,9 @@ std::string operationList(const Model& model, const std::vector<uint32_t>& ops) 
 }  // namespace
 
 Status RuntimeCompilation::prepareOn(const Device* device, const std::shared_ptr<const Model>& model,
-                                     std::shared_ptr<PreparedModel>* prepared) const {
+                                     std::shared_ptr<PreparedModel>* prepared, int step) const {
   PrepareOptions options = options_;
+  applyCaching(device, step, &options);
   if (timeoutNs_ != 0) {
     options.deadlineNs = deadlineAfter(
         static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -196,13 +199,13 @@ ApiResult RuntimeCompilation::preparePartitioned(const PartitionPlan& plan) {
               operationList(model, step.operations).c_str());
       continue;
     }
-    Status s = prepareOn(step.device, step.io.model, &step.prepared);
+    Status s = prepareOn(step.device, step.io.model, &step.prepared, static_cast<int>(k));
     if (!s.ok() && !explicitDevices_ && cpu != nullptr && cpu != step.device) {
       logInfo("compilation: %s failed to prepare step %zu (%s: %s); the step falls back to %s",
               step.device->name().c_str(), k, toString(s.code()), s.message().c_str(),
               cpu->name().c_str());
       step.device = cpu;
-      s = prepareOn(cpu, step.io.model, &step.prepared);
+      s = prepareOn(cpu, step.io.model, &step.prepared, static_cast<int>(k));
     }
     if (!s.ok()) {
       return apiError(resultCodeFromStatus(s.code()),

@@ -80,8 +80,11 @@ class RuntimeCompilation {
 
 
   ApiResult checkMutable(const char* function) const;
+  // step: the partition step being prepared, -1 for the whole model.
   Status prepareOn(const Device* device, const std::shared_ptr<const Model>& model,
-                   std::shared_ptr<PreparedModel>* prepared) const;
+                   std::shared_ptr<PreparedModel>* prepared, int step = -1) const;
+  // Fills the cache fields of `options` for `device` (body in compilation_cache.cc).
+  void applyCaching(const Device* device, int step, PrepareOptions* options) const;
   ApiResult prepareWhole(const Device* device);
   ApiResult preparePartitioned(const PartitionPlan& plan);
   void logPlan(const PartitionedPreparedModel& plan) const;
@@ -93,6 +96,7 @@ class RuntimeCompilation {
   PrepareOptions options_;
   uint64_t timeoutNs_ = 0;
   std::string cacheDir_;
+  CacheToken cacheToken_{};  // of the latest setCaching / setCachingFromFds
   bool finished_ = false;
   std::shared_ptr<PreparedModel> prepared_;
   const Device* chosen_ = nullptr;

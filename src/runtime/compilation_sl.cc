@@ -51,6 +51,7 @@ ApiResult RuntimeCompilation::setCachingFromFds(const int* modelCacheFds,
   cacheFds_.modelFds = std::move(model);
   cacheFds_.dataFds = std::move(data);
   std::copy(token, token + cacheFds_.token.size(), cacheFds_.token.begin());
+  cacheToken_ = cacheFds_.token;
   cacheFds_.set = true;
   return apiOk();
 }

@@ -9,7 +9,7 @@
 #include "runtime/compilation.h"
 #include "runtime/device_manager.h"
 #include "runtime/model.h"
-#include "runtime/sha256.h"
+#include "hal/sha256.h"
 
 namespace nn {
 namespace diag {

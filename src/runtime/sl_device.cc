@@ -642,6 +642,37 @@ Status SlDevice::getSupportedOperations(const Model& model, std::vector<bool>* s
   return kOk;
 }
 
+void SlDevice::passCaching(ANeuralNetworksCompilation* compilation,
+                           const PrepareOptions& options) const {
+  // The plugin caches as it likes in what it is given; a refusal only costs the cache.
+  const NnApiSLDriverImplFL5& t = driver_->table.base;
+  if (!options.modelCacheFds.empty() || !options.dataCacheFds.empty()) {
+    if (t.SL_ANeuralNetworksCompilation_setCachingFromFds == nullptr) {
+      logInfo("%sno SL_ANeuralNetworksCompilation_setCachingFromFds; compiling uncached",
+              context().c_str());
+      return;
+    }
+    const int r = t.SL_ANeuralNetworksCompilation_setCachingFromFds(
+        compilation, options.modelCacheFds.data(),
+        static_cast<uint32_t>(options.modelCacheFds.size()), options.dataCacheFds.data(),
+        static_cast<uint32_t>(options.dataCacheFds.size()), options.cacheToken.data());
+    if (r != ANEURALNETWORKS_NO_ERROR)
+      logInfo("%sSL_ANeuralNetworksCompilation_setCachingFromFds returned %s; compiling uncached",
+              context().c_str(), codeName(r));
+    return;
+  }
+  if (options.cacheDir.empty()) return;
+  if (t.ANeuralNetworksCompilation_setCaching == nullptr) {
+    logInfo("%sno ANeuralNetworksCompilation_setCaching; compiling uncached", context().c_str());
+    return;
+  }
+  const int r = t.ANeuralNetworksCompilation_setCaching(compilation, options.cacheDir.c_str(),
+                                                        options.cacheToken.data());
+  if (r != ANEURALNETWORKS_NO_ERROR)
+    logInfo("%sANeuralNetworksCompilation_setCaching(%s) returned %s; compiling uncached",
+            context().c_str(), options.cacheDir.c_str(), codeName(r));
+}
+
 Status SlDevice::prepareModel(const std::shared_ptr<const Model>& model,
                               const PrepareOptions& options,
                               std::shared_ptr<PreparedModel>* prepared) const {
@@ -685,6 +716,7 @@ Status SlDevice::prepareModel(const std::shared_ptr<const Model>& model,
         ANEURALNETWORKS_NO_ERROR)
       return fail("ANeuralNetworksCompilation_setTimeout", r);
   }
+  passCaching(compilation, options);
   if ((r = t.ANeuralNetworksCompilation_finish(compilation)) != ANEURALNETWORKS_NO_ERROR)
     return fail("ANeuralNetworksCompilation_finish", r);
   *prepared = std::make_shared<SlPreparedModel>(*this, model, std::move(replay), compilation);

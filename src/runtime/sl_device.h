@@ -59,6 +59,8 @@ class SlDevice : public Device {
  private:
   SlDevice(std::shared_ptr<const SlDriver> driver, ANeuralNetworksDevice* handle)
       : driver_(std::move(driver)), handle_(handle) {}
+  // Hands the cache directory or fds of `options` to the plugin's compilation.
+  void passCaching(ANeuralNetworksCompilation* compilation, const PrepareOptions& options) const;
 
   std::shared_ptr<const SlDriver> driver_;
   ANeuralNetworksDevice* handle_;

@@ -8,6 +8,9 @@
 //     everything, and misbehaves as $NNAPI_TEST_DRIVER_FAULT says (read at every call).
 // This file replaces src/runtime/device_discovery.cc in the plugin: the plugin's device list
 // is this one device, so a plugin never loads plugins itself.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +18,8 @@
 #include <thread>
 
 #include "cpu/cpu_device.h"
+#include "hal/cache_file.h"
+#include "hal/sha256.h"
 #include "runtime/device_discovery.h"
 
 namespace nn {
@@ -95,10 +100,17 @@ class PartialDevice : public WrappingDevice {
     return kOk;
   }
 
+  // One model cache file (the SL fds path gets exactly one), no data cache file.
+  void numberOfCacheFilesNeeded(uint32_t* modelCache, uint32_t* dataCache) const override {
+    *modelCache = 1;
+    *dataCache = 0;
+  }
+
   Status prepareModel(const std::shared_ptr<const Model>& model, const PrepareOptions& options,
                       std::shared_ptr<PreparedModel>* prepared) const override {
+    const std::vector<uint8_t> decisions = supportDecisions(*model, options);
     for (size_t i = 0; i < model->main.operations.size(); ++i) {
-      if (!claims(*model, model->main, model->main.operations[i], 0))
+      if (!decisions[i])
         return makeError(ErrorStatus::INVALID_ARGUMENT,
                          "test-partial: operation #%zu (%s) is not one this driver claims "
                          "(NNAPI_TEST_DRIVER_OPS / _SEED / _FRACTION); it must not be sent here",
@@ -108,6 +120,96 @@ class PartialDevice : public WrappingDevice {
   }
 
  private:
+  // ---- Compilation caching (docs/drivers.md): the per-operation support decisions are cached
+  // through the hal/cache_file.h container, keyed by a hash of everything they depend on.
+  // Each prepare appends one line to $NNAPI_TEST_DRIVER_CACHE_LOG (test-only, when set):
+  // "none", "hit", "miss <reason>", then "written" or "write-failed <reason>" after a miss.
+  static void cacheLog(const std::string& line) {
+    const std::string path = env("NNAPI_TEST_DRIVER_CACHE_LOG", "");
+    if (path.empty()) return;
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    const std::string text = line + "\n";
+    (void)!write(fd, text.data(), text.size());
+    close(fd);
+  }
+
+  // What the decisions depend on: the claiming environment and each operation's type and
+  // operand types/shapes (claimsByContent), including referenced subgraphs (claims).
+  static std::array<uint8_t, 32> decisionKey(const Model& model) {
+    Sha256 h;
+    for (const char* name : {"NNAPI_TEST_DRIVER_OPS", "NNAPI_TEST_DRIVER_SEED",
+                             "NNAPI_TEST_DRIVER_FRACTION"}) {
+      const std::string v = env(name, "\x01unset");
+      h.update(v.data(), v.size() + 1);
+    }
+    auto addSubgraph = [&](const Subgraph& sg) {
+      h.updateValue(sg.operands.size());
+      for (const Operand& o : sg.operands) {
+        h.updateValue(o.type);
+        h.updateValue(o.lifetime);
+        h.updateValue(o.location.offset);
+        h.updateValue(o.dimensions.size());
+        for (uint32_t d : o.dimensions) h.updateValue(d);
+      }
+      h.updateValue(sg.operations.size());
+      for (const Operation& op : sg.operations) {
+        h.updateValue(op.type);
+        h.updateValue(op.inputs.size());
+        for (uint32_t i : op.inputs) h.updateValue(i);
+        h.updateValue(op.outputs.size());
+        for (uint32_t i : op.outputs) h.updateValue(i);
+      }
+    };
+    addSubgraph(model.main);
+    for (const Subgraph& sg : model.referenced) addSubgraph(sg);
+    return h.finish();
+  }
+
+  std::vector<uint8_t> supportDecisions(const Model& model, const PrepareOptions& options) const {
+    const size_t count = model.main.operations.size();
+    const CacheKey key{name_, options.cacheToken};
+    const auto modelKey = decisionKey(model);
+    const bool viaFd = !options.modelCacheFds.empty();
+    const std::string path =
+        options.cacheDir.empty() ? "" : cacheFilePath(options.cacheDir, options.cacheToken, ".decisions");
+    if (!viaFd && path.empty()) {
+      cacheLog("none");
+    } else {
+      // Payload: the 32-byte decision key, then one byte (0/1) per operation.
+      Result<std::vector<uint8_t>> payload = viaFd ? readCacheFd(options.modelCacheFds[0], key)
+                                                   : readCacheFile(path, key);
+      std::string reason;
+      if (!payload.ok()) {
+        reason = payload.status().message();
+      } else if (payload->size() != 32 + count) {
+        reason = formatString("payload of %zu bytes for %zu operations", payload->size(), count);
+      } else if (std::memcmp(payload->data(), modelKey.data(), 32) != 0) {
+        reason = "another model or claiming environment";
+      } else {
+        bool valid = true;
+        for (size_t i = 0; i < count; ++i) valid = valid && (*payload)[32 + i] <= 1;
+        if (valid) {
+          cacheLog(viaFd ? "hit fd" : "hit");
+          return std::vector<uint8_t>(payload->begin() + 32, payload->end());
+        }
+        reason = "a decision byte is neither 0 nor 1";
+      }
+      cacheLog("miss " + reason);
+    }
+    std::vector<uint8_t> decisions(count);
+    for (size_t i = 0; i < count; ++i)
+      decisions[i] = claims(model, model.main, model.main.operations[i], 0) ? 1 : 0;
+    if (viaFd || !path.empty()) {
+      std::vector<uint8_t> payload(modelKey.begin(), modelKey.end());
+      payload.insert(payload.end(), decisions.begin(), decisions.end());
+      Status s = viaFd ? writeCacheFd(options.modelCacheFds[0], key, payload.data(), payload.size())
+                       : writeCacheFile(path, key, payload.data(), payload.size());
+      cacheLog(s.ok() ? "written" : "write-failed " + s.message());
+    }
+    return decisions;
+  }
+
   // By content, not by index: an operation keeps its answer inside a sub-model cut out of
   // the model by a partitioner.
   static bool claimsByContent(const Subgraph& sg, const Operation& op) {

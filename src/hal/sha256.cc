@@ -1,4 +1,4 @@
-#include "runtime/sha256.h"
+#include "hal/sha256.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4), for the model architecture hash of the diagnostics records. Small and
-// dependency-free: the hash only has to be stable and collision-resistant, not fast.
+// SHA-256 (FIPS 180-4): the model architecture hash of the diagnostics records and the
+// payload checksum of cache files (hal/cache_file.h). Small and dependency-free: the hash only
+// has to be stable and collision-resistant, not fast.
 #pragma once
 
 #include <array>
