@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -95,6 +96,8 @@ void PrintUsage(FILE* out) {
                "  --devices A,B      inspect: compile for these devices together (createForDevices) and show the plan\n"
                "  --reference        same as --device %s (the op-by-op reference kernels)\n"
                "  -t, --threads N    CPU driver threads for this compilation (ANNLinux_Compilation_setCpuThreadCount)\n"
+               "  --cache-dir DIR    run/bench: ANeuralNetworksCompilation_setCaching(DIR, token from the model path\n"
+               "                     and size); drivers that cache keep their files under DIR\n"
                "  -v, --verbose      inspect: one line per TFLite operator\n"
                "\n"
                "exit status:\n"
@@ -120,7 +123,7 @@ void PrintUsage(FILE* out) {
 struct Args {
   std::string command, model;
   std::vector<std::string> inputs, devices;
-  std::string output_dir;
+  std::string output_dir, cache_dir;
   int threads = 0, runs = 50, warmup = 5;
   uint64_t seed = 1;
   bool verbose = false;
@@ -159,6 +162,7 @@ Args ParseArgs(int argc, char** argv) {
     }
     else if (s == "--reference") a.devices.push_back(kReferenceDevice);
     else if (s == "--threads" || s == "-t") a.threads = ParseInt(s, val(), 1);
+    else if (s == "--cache-dir") a.cache_dir = val();
     else if (s == "--runs") { a.runs = ParseInt(s, val(), 1); a.runs_given = true; }
     else if (s == "--warmup") a.warmup = ParseInt(s, val(), 0);
     else if (s == "--seed") a.seed = static_cast<uint64_t>(ParseInt(s, val(), 0));
@@ -354,8 +358,24 @@ void ReportUnsupported(const Loaded& l, const std::vector<std::string>& names) {
                s.c_str());
 }
 
+// A caching token for the model file: 32 bytes of FNV-1a over its path and size (the token
+// only has to tell this model from others cached in the same directory).
+std::array<uint8_t, ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN> CacheToken(const std::string& path) {
+  struct stat st {};
+  const uint64_t size = stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  std::array<uint8_t, ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN> token{};
+  uint64_t h = 1469598103934665603ull;
+  const std::string key = path + '\0' + std::to_string(size);
+  for (size_t i = 0; i < token.size(); ++i) {
+    for (char ch : key) h = (h ^ static_cast<uint8_t>(ch)) * 1099511628211ull;
+    h = (h ^ i) * 1099511628211ull;
+    token[i] = static_cast<uint8_t>(h >> 56);
+  }
+  return token;
+}
+
 bool Compile(const Loaded& l, const std::vector<std::string>& devices, int threads, Compiled* c,
-             double* ms) {
+             double* ms, const std::string& cache_dir = "", const std::string& model_path = "") {
   auto t0 = std::chrono::steady_clock::now();
   int r;
   if (devices.empty()) {
@@ -384,6 +404,15 @@ bool Compile(const Loaded& l, const std::vector<std::string>& devices, int threa
     if (r != ANEURALNETWORKS_NO_ERROR) {
       std::fprintf(stderr, "nnapi: --threads %d: %s (%s)\n", threads, ANNLinux_resultCodeName(r),
                    ANNLinux_getLastErrorMessage());
+      return false;
+    }
+  }
+  if (!cache_dir.empty()) {
+    const auto token = CacheToken(model_path);
+    r = ANeuralNetworksCompilation_setCaching(c->compilation, cache_dir.c_str(), token.data());
+    if (r != ANEURALNETWORKS_NO_ERROR) {
+      std::fprintf(stderr, "nnapi: --cache-dir %s: %s (%s)\n", cache_dir.c_str(),
+                   ANNLinux_resultCodeName(r), ANNLinux_getLastErrorMessage());
       return false;
     }
   }
@@ -769,7 +798,7 @@ int CmdRun(const Args& a) {
   if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
   double compile_ms = 0;
-  if (!Compile(l, a.devices, a.threads, &c, &compile_ms)) return 1;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms, a.cache_dir, a.model)) return 1;
   IoBuffers io;
   if (!PrepareInputs(a, l, &io)) return 1;
   Execution ex;
@@ -890,7 +919,7 @@ int CmdBench(const Args& a) {
   if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
   double compile_ms = 0;
-  if (!Compile(l, a.devices, a.threads, &c, &compile_ms)) return 1;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms, a.cache_dir, a.model)) return 1;
   double init_ms = Ms(std::chrono::steady_clock::now() - t_init);
   IoBuffers io;
   if (!PrepareInputs(a, l, &io)) return 1;
