@@ -652,9 +652,12 @@ void SlDevice::passCaching(ANeuralNetworksCompilation* compilation,
               context().c_str());
       return;
     }
+    // Never NULL arrays, even empty ones: a strict plugin may check the pointers alone.
+    static const int kNoFd = -1;
+    auto fds = [](const std::vector<int>& v) { return v.empty() ? &kNoFd : v.data(); };
     const int r = t.SL_ANeuralNetworksCompilation_setCachingFromFds(
-        compilation, options.modelCacheFds.data(),
-        static_cast<uint32_t>(options.modelCacheFds.size()), options.dataCacheFds.data(),
+        compilation, fds(options.modelCacheFds),
+        static_cast<uint32_t>(options.modelCacheFds.size()), fds(options.dataCacheFds),
         static_cast<uint32_t>(options.dataCacheFds.size()), options.cacheToken.data());
     if (r != ANEURALNETWORKS_NO_ERROR)
       logInfo("%sSL_ANeuralNetworksCompilation_setCachingFromFds returned %s; compiling uncached",
