@@ -11,10 +11,20 @@
 
 namespace nn {
 
+// A vendor hint keyed by (extension name, code) from ANeuralNetworksCompilation_ /
+// ANeuralNetworksExecution_addExtensionAttribute; a driver may ignore it.
+struct ExtensionAttribute {
+  std::string extension;
+  uint16_t code = 0;
+  std::vector<uint8_t> data;
+};
+
 struct ExecuteOptions {
   bool measureTiming = false;
   uint64_t deadlineNs = 0;  // absolute CLOCK_MONOTONIC time; 0 = none
   uint64_t loopTimeoutNs = 2000000000ull;
+  // Owned by the execution, null when it has none (keeps the options copy allocation-free).
+  const std::vector<ExtensionAttribute>* extensionAttributes = nullptr;
 };
 
 // Per-execution scratch a driver may keep between computations of one execution object,
@@ -44,6 +54,7 @@ struct PrepareOptions {
   uint64_t deadlineNs = 0;
   // CPU drivers: worker threads for this model's kernels (0 = the driver's default).
   int32_t cpuThreads = 0;
+  std::vector<ExtensionAttribute> extensionAttributes;
 };
 
 // Time and energy relative to the CPU doing the same work (1.0); lower is better.
@@ -68,17 +79,6 @@ struct Capabilities {
       if (entry.first == type) return entry.second;
     return otherOperands;
   }
-};
-
-// A vendor extension a device declares (NeuralNetworksExtensions.h).
-struct ExtensionOperandTypeInfo {
-  uint16_t type = 0;  // code within the extension
-  bool isTensor = false;
-  uint32_t byteSize = 0;  // scalar size, or element size of a tensor type
-};
-struct Extension {
-  std::string name;
-  std::vector<ExtensionOperandTypeInfo> operandTypes;
 };
 
 class Device {
