@@ -111,7 +111,8 @@ ApiResult RuntimeModel::setOperandValue(int32_t index, const void* buffer, size_
     if (expected != length) {
       return apiError(ANEURALNETWORKS_BAD_DATA,
                       "%s (operand %d): length %zu does not match the %s%s operand size %llu bytes",
-                      fn, index, length, operandTypeName(o.type).c_str(), toString(o.dimensions).c_str(),
+                      fn, index, length, operandTypeName(o.type).c_str(),
+                      toString(o.dimensions).c_str(),
                       static_cast<unsigned long long>(expected));
     }
   }
@@ -293,14 +294,16 @@ ApiResult RuntimeModel::addOperation(int32_t type, uint32_t inputCount, const ui
     if (inputs[i] >= numOperands) {
       return apiError(ANEURALNETWORKS_BAD_DATA,
                       "%s (%s): input %u refers to operand %u, but the model has %zu operands", fn,
-                      operationName(static_cast<OperationType>(type)).c_str(), i, inputs[i], numOperands);
+                      operationName(static_cast<OperationType>(type)).c_str(), i, inputs[i],
+                      numOperands);
     }
   }
   for (uint32_t i = 0; i < outputCount; ++i) {
     if (outputs[i] >= numOperands) {
       return apiError(ANEURALNETWORKS_BAD_DATA,
                       "%s (%s): output %u refers to operand %u, but the model has %zu operands", fn,
-                      operationName(static_cast<OperationType>(type)).c_str(), i, outputs[i], numOperands);
+                      operationName(static_cast<OperationType>(type)).c_str(), i, outputs[i],
+                      numOperands);
     }
   }
   Operation op;

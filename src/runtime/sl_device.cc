@@ -700,7 +700,8 @@ Status SlDevice::getSupportedOperations(const Model& model, std::vector<bool>* s
     if (reasons)
       for (size_t i = 0; i < count; ++i)
         (*reasons)[i] = formatString("%s (operation #%zu): %s",
-                                     operationName(model.main.operations[i].type).c_str(), i, why.c_str());
+                                     operationName(model.main.operations[i].type).c_str(), i,
+                                     why.c_str());
   };
   // A model the driver cannot even build is one it supports no operation of.
   SlModelReplay replay(*this, model);
