@@ -57,8 +57,9 @@ class CpuDevice : public Device {
       if (findCpuKernel(op.type) != nullptr) {
         (*supported)[i] = true;
       } else if (reasons) {
+        // Vendor extension operations included: this driver declares no extension.
         (*reasons)[i] = formatString("%s (operation #%u): not implemented by the CPU driver",
-                                     toString(op.type), i);
+                                     operationName(op.type).c_str(), i);
       }
     }
     return kOk;

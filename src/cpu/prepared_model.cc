@@ -329,7 +329,7 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
     if (spec == nullptr || kernel == nullptr)
       return makeError(ErrorStatus::INVALID_ARGUMENT,
                        "CPU driver: operation #%u (%s) is not implemented", opIndex,
-                       toString(type));
+                       operationName(type).c_str());
     plan->specs[opIndex] = spec;
     plan->kernels[opIndex] = kernel;
     // The reference device runs the simple kernel where an operation has a separate one.

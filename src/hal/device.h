@@ -12,10 +12,20 @@
 
 namespace nn {
 
+// A vendor hint keyed by (extension name, code) from ANeuralNetworksCompilation_ /
+// ANeuralNetworksExecution_addExtensionAttribute; a driver may ignore it.
+struct ExtensionAttribute {
+  std::string extension;
+  uint16_t code = 0;
+  std::vector<uint8_t> data;
+};
+
 struct ExecuteOptions {
   bool measureTiming = false;
   uint64_t deadlineNs = 0;  // absolute CLOCK_MONOTONIC time; 0 = none
   uint64_t loopTimeoutNs = 2000000000ull;
+  // Owned by the execution, null when it has none (keeps the options copy allocation-free).
+  const std::vector<ExtensionAttribute>* extensionAttributes = nullptr;
 };
 
 // Per-execution scratch a driver may keep between computations of one execution object,
@@ -56,6 +66,7 @@ struct PrepareOptions {
   CacheToken cacheToken{};
   std::vector<int> modelCacheFds, dataCacheFds;
   bool cachingRequested() const { return !cacheDir.empty() || !modelCacheFds.empty() || !dataCacheFds.empty(); }
+  std::vector<ExtensionAttribute> extensionAttributes;
 };
 
 // Time and energy relative to the CPU doing the same work (1.0); lower is better.
@@ -80,17 +91,6 @@ struct Capabilities {
       if (entry.first == type) return entry.second;
     return otherOperands;
   }
-};
-
-// A vendor extension a device declares (NeuralNetworksExtensions.h).
-struct ExtensionOperandTypeInfo {
-  uint16_t type = 0;  // code within the extension
-  bool isTensor = false;
-  uint32_t byteSize = 0;  // scalar size, or element size of a tensor type
-};
-struct Extension {
-  std::string name;
-  std::vector<ExtensionOperandTypeInfo> operandTypes;
 };
 
 class Device {

@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+
 namespace nn {
 
 Status::Status(ErrorStatus code, std::string message)
@@ -85,7 +86,8 @@ const char* toString(OperandType type) {
     case OperandType::OEM: return "OEM_SCALAR";
     case OperandType::TENSOR_OEM_BYTE: return "TENSOR_OEM_BYTE";
   }
-  return "UNKNOWN_OPERAND_TYPE";
+  // Extension names need a std::string: operandTypeName (hal/types.h) gives them.
+  return isExtension(type) ? "EXTENSION_OPERAND_TYPE" : "UNKNOWN_OPERAND_TYPE";
 }
 
 const char* toString(OperationType type) {
@@ -98,7 +100,9 @@ const char* toString(OperationType type) {
     case OperationType::OEM_OPERATION:
       return "OEM_OPERATION";
   }
-  return "UNKNOWN_OPERATION";
+  // Any int32 can reach here (extension codes, plugin garbage); operationName
+  // (hal/types.h) names the extension.
+  return isExtension(type) ? "EXTENSION_OPERATION" : "UNKNOWN_OPERATION";
 }
 
 size_t operationCount() {
@@ -140,6 +144,11 @@ bool isKnownOperationType(int32_t code) {
 }
 
 bool isScalarType(OperandType type) {
+  if (isExtension(type)) {
+    // As the declaring device says; an undeclared type is rejected by validation anyway.
+    ExtensionOperandTypeInfo info;
+    return findExtensionOperandType(static_cast<int32_t>(type), &info) && !info.isTensor;
+  }
   switch (type) {
     case OperandType::FLOAT32:
     case OperandType::INT32:
@@ -171,6 +180,10 @@ bool isQuantizedType(OperandType type) {
 }
 
 uint32_t elementSize(OperandType type) {
+  if (isExtension(type)) {
+    ExtensionOperandTypeInfo info;
+    return findExtensionOperandType(static_cast<int32_t>(type), &info) ? info.byteSize : 0;
+  }
   switch (type) {
     case OperandType::FLOAT32:
     case OperandType::INT32:

@@ -180,6 +180,9 @@ struct Operand {
   Lifetime lifetime = Lifetime::TEMPORARY_VARIABLE;
   DataLocation location;
   std::shared_ptr<ChannelQuant> channelQuant;  // TENSOR_QUANT8_SYMM_PER_CHANNEL only
+  // Extension operand types only: opaque bytes for the driver
+  // (ANeuralNetworksModel_setOperandExtensionData).
+  std::vector<uint8_t> extensionData;
 };
 
 struct Operation {
@@ -237,7 +240,8 @@ bool isKnownOperationType(int32_t code);
 bool isScalarType(OperandType type);
 bool isTensorType(OperandType type);
 bool isQuantizedType(OperandType type);
-// Bytes per element (0 for SUBGRAPH/OEM scalar).
+// Bytes per element (0 for SUBGRAPH/OEM scalar). Extension types (hal/types.h) answer
+// from the registry: the declaring device's ExtensionOperandTypeInfo.
 uint32_t elementSize(OperandType type);
 // Element count, 1 for rank 0; 0 when any dimension is 0; UINT64_MAX when the product
 // does not fit in 64 bits (so size checks reject it instead of seeing a wrapped value).
@@ -252,5 +256,55 @@ std::string formatString(const char* fmt, ...) __attribute__((format(printf, 1, 
 std::string vformatString(const char* fmt, va_list args);
 // The error "OP (operation #k): <printf message>" every operation check returns.
 Status operationError(OperationType type, uint32_t operationIndex, const char* fmt, va_list args);
+
+// ---- vendor extensions (NeuralNetworksExtensions.h) ----
+// The process-wide registry that gives each extension name its 16-bit prefix, and the operand
+// types of the extensions in use (bodies in hal/extensions.cc). An extension operand or
+// operation code is (prefix << 16) | code-within-extension with prefix >= 1, so every code
+// whose high 16 bits are 0 is a standard one. It lives in hal because sizing an extension
+// operand (elementSize, isScalarType) needs it everywhere; the runtime fills it from the
+// devices that declare each extension.
+// A vendor extension a device declares (NeuralNetworksExtensions.h).
+struct ExtensionOperandTypeInfo {
+  uint16_t type = 0;  // code within the extension
+  bool isTensor = false;
+  uint32_t byteSize = 0;  // scalar size, or element size of a tensor type
+};
+struct Extension {
+  std::string name;
+  std::vector<ExtensionOperandTypeInfo> operandTypes;
+};
+
+inline bool isExtensionCode(int32_t code) { return (static_cast<uint32_t>(code) >> 16) != 0; }
+inline bool isExtension(OperandType type) { return isExtensionCode(static_cast<int32_t>(type)); }
+inline bool isExtension(OperationType type) {
+  return isExtensionCode(static_cast<int32_t>(type));
+}
+inline uint16_t extensionPrefixOf(int32_t code) {
+  return static_cast<uint16_t>(static_cast<uint32_t>(code) >> 16);
+}
+inline uint16_t codeWithinExtension(int32_t code) {
+  return static_cast<uint16_t>(static_cast<uint32_t>(code) & 0xFFFFu);
+}
+inline int32_t makeExtensionCode(uint16_t prefix, uint16_t code) {
+  return static_cast<int32_t>((static_cast<uint32_t>(prefix) << 16) | code);
+}
+
+// Registers `extension` (its name and operand types) on first use and returns its prefix;
+// later calls return the same prefix and keep the first operand type list. False once all
+// 65535 prefixes are taken. Thread-safe.
+bool registerExtension(const Extension& extension, uint16_t* prefix);
+// The prefix already given to `name`, or 0.
+uint16_t findExtensionPrefix(const std::string& name);
+// The name of an assigned prefix; empty when none was assigned.
+std::string extensionName(uint16_t prefix);
+// The declared operand type of an extension operand code; false when the prefix is not
+// assigned or its extension does not declare that type.
+bool findExtensionOperandType(int32_t code, ExtensionOperandTypeInfo* info);
+// "<extension name>:<code>" for messages ("<unassigned prefix N>:<code>" when unknown).
+std::string extensionCodeName(int32_t code);
+// toString(type), or for an extension operation "extension operation <name>:<code>".
+std::string operationName(OperationType type);
+std::string operandTypeName(OperandType type);
 
 }  // namespace nn

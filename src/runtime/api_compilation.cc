@@ -200,11 +200,8 @@ int ANeuralNetworksCompilation_addExtensionAttribute(ANeuralNetworksCompilation*
       return apiError(ANEURALNETWORKS_UNEXPECTED_NULL, "%s: data is NULL but length is %zu", fn,
                       length);
     }
-    if (fromHandle(compilation)->isFinished()) {
-      return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the compilation is already finished", fn);
-    }
-    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: extension '%s' is not supported by any device",
-                    fn, extensionName);
+    return fromHandle(compilation)
+        ->addExtensionAttribute(extensionName, attributeCodeWithinExtension, data, length);
   });
 }
 

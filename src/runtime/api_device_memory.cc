@@ -10,6 +10,7 @@
 #include "runtime/api_util.h"
 #include "runtime/compilation.h"
 #include "runtime/device_manager.h"
+#include "runtime/extension_lookup.h"
 #include "runtime/memory.h"
 #include "runtime/memory_desc.h"
 
@@ -115,7 +116,7 @@ int ANeuralNetworksDevice_getExtensionSupport(const ANeuralNetworksDevice* devic
     NN_API_CHECK_NULL(fn, extensionName);
     NN_API_CHECK_NULL(fn, isExtensionSupported);
     NN_API_RETURN_IF_ERROR(checkDevice(fn, device));
-    *isExtensionSupported = false;
+    *isExtensionSupported = deviceDeclaresExtension(fromHandle(device), extensionName);
     return apiOk();
   });
 }

@@ -228,8 +228,8 @@ int ANeuralNetworksExecution_addExtensionAttribute(ANeuralNetworksExecution* exe
       return apiError(ANEURALNETWORKS_UNEXPECTED_NULL, "%s: data is NULL but length is %zu", fn,
                       length);
     }
-    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: extension '%s' is not supported by any device",
-                    fn, extensionName);
+    return fromHandle(execution)
+        ->addExtensionAttribute(extensionName, attributeCodeWithinExtension, data, length);
   });
 }
 

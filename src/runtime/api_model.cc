@@ -6,6 +6,7 @@
 #include "runtime/model.h"
 #include "runtime/device_manager.h"
 #include "hal/device.h"
+#include "runtime/extension_lookup.h"
 
 using namespace nn;
 
@@ -144,7 +145,24 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
   });
 }
 
-// Vendor extensions are not supported by any device of this runtime.
+}  // extern "C"
+
+namespace {
+
+// Shared by getExtensionOperandType and getExtensionOperationType: same codes.
+ApiResult extensionCode(const char* fn, const char* extensionName, uint16_t code,
+                        int32_t* out) {
+  Result<uint16_t> prefix = prefixOfDeclaredExtension(extensionName);
+  if (!prefix.ok())
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, prefix.status().message().c_str());
+  *out = makeExtensionCode(prefix.value(), code);
+  return apiOk();
+}
+
+}  // namespace
+
+extern "C" {
+
 int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksModel* model,
                                                  const char* extensionName,
                                                  uint16_t operandCodeWithinExtension,
@@ -154,8 +172,7 @@ int ANeuralNetworksModel_getExtensionOperandType(ANeuralNetworksModel* model,
     NN_API_CHECK_NULL(fn, model);
     NN_API_CHECK_NULL(fn, extensionName);
     NN_API_CHECK_NULL(fn, type);
-    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: extension '%s' is not supported by any device",
-                    fn, extensionName);
+    return extensionCode(fn, extensionName, operandCodeWithinExtension, type);
   });
 }
 
@@ -168,8 +185,7 @@ int ANeuralNetworksModel_getExtensionOperationType(ANeuralNetworksModel* model,
     NN_API_CHECK_NULL(fn, model);
     NN_API_CHECK_NULL(fn, extensionName);
     NN_API_CHECK_NULL(fn, type);
-    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: extension '%s' is not supported by any device",
-                    fn, extensionName);
+    return extensionCode(fn, extensionName, operationCodeWithinExtension, type);
   });
 }
 
@@ -182,9 +198,7 @@ int ANeuralNetworksModel_setOperandExtensionData(ANeuralNetworksModel* model, in
       return apiError(ANEURALNETWORKS_UNEXPECTED_NULL, "%s: data is NULL but length is %zu", fn,
                       length);
     }
-    return apiError(ANEURALNETWORKS_BAD_DATA,
-                    "%s: operand %d is not of an extension type (no extensions are supported)", fn,
-                    index);
+    return fromHandle(model)->setOperandExtensionData(index, data, length);
   });
 }
 

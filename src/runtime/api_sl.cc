@@ -50,7 +50,7 @@ namespace {
 NnApiSLDriverImplFL8 makeTable() {
   NnApiSLDriverImplFL8 t{};
   // The level the library really implements: the runtime's feature level (what
-  // ANeuralNetworks_getRuntimeFeatureLevel reports; the CPU device claims FL7 today). Loaders
+  // ANeuralNetworks_getRuntimeFeatureLevel reports: FL8 since the extension attributes). Loaders
   // use it as the library's runtime level and read a table of that level's size (ABI.md
   // 4.2): for FL5..FL7 the 840-byte NnApiSLDriverImplFL5, from FL8 on the 856-byte FL8 one.
   // The table is FL8-sized regardless: FL8 is a strict extension of FL5, and filling the two

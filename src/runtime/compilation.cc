@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "hal/log.h"  // logInfo
+#include "runtime/extension_lookup.h"
 #include "runtime/model.h"
 #include "runtime/partitioned_model.h"
 #include "runtime/result_code.h"
@@ -86,6 +87,20 @@ ApiResult RuntimeCompilation::setTimeout(uint64_t durationNs) {
   }
   timeoutNs_ = durationNs;
   return apiOk();
+}
+
+ApiResult RuntimeCompilation::addExtensionAttribute(const char* extensionName, uint16_t code,
+                                                    const void* data, size_t length) {
+  const char* fn = "ANeuralNetworksCompilation_addExtensionAttribute";
+  NN_API_RETURN_IF_ERROR(checkMutable(fn));
+  if (!singleExplicitDevice()) {
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "%s: only allowed for a compilation created by createForDevices with exactly "
+                    "one device",
+                    fn);
+  }
+  return appendExtensionAttribute(fn, &options_.extensionAttributes, extensionName, code, data,
+                                  length);
 }
 
 namespace {

@@ -32,6 +32,9 @@ class RuntimeCompilation {
   ApiResult setCaching(const char* cacheDir, const uint8_t* token);
   ApiResult setTimeout(uint64_t durationNs);
   ApiResult setCpuThreadCount(uint32_t threads);
+  // FL8 vendor hints, handed to the device in PrepareOptions (single-device compilations).
+  ApiResult addExtensionAttribute(const char* extensionName, uint16_t code, const void* data,
+                                  size_t length);
   ApiResult finish();
 
   bool isFinished() const { return finished_; }

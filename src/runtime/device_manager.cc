@@ -51,6 +51,10 @@ int64_t runtimeFeatureLevel() {
   // The runtime's own level: plugin devices report theirs, but add no API to this library.
   for (const Device* d : allDevices())
     if (d->origin() == "built-in") level = std::max(level, d->featureLevel());
+  // FL8 adds API only (Compilation_/Execution_addExtensionAttribute, implemented by the
+  // runtime and passed to drivers), no operation or operand type: built-in devices that
+  // run every FL7 operation make an FL8 runtime. Devices keep reporting their own level.
+  if (level >= kFeatureLevel7) level = kFeatureLevel8;
   return level;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/compilation.h"
 #include "runtime/diagnostics.h"
 #include "runtime/memory.h"
+#include "runtime/extension_lookup.h"
 #include "runtime/model.h"
 
 namespace nn {
@@ -276,6 +277,20 @@ ApiResult RuntimeExecution::setMeasureTiming(bool measure) {
   return apiOk();
 }
 
+ApiResult RuntimeExecution::addExtensionAttribute(const char* extensionName, uint16_t code,
+                                                  const void* data, size_t length) {
+  const char* fn = "ANeuralNetworksExecution_addExtensionAttribute";
+  if (!compilation_->singleExplicitDevice()) {
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "%s: only allowed when the compilation was created by createForDevices "
+                    "with exactly one device", fn);
+  }
+  if (state_.load() != State::PREPARATION) {
+    return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the execution has already started", fn);
+  }
+  return appendExtensionAttribute(fn, &extensionAttributes_, extensionName, code, data, length);
+}
+
 ApiResult RuntimeExecution::setTimeout(uint64_t durationNs) {
   const char* fn = "ANeuralNetworksExecution_setTimeout";
   if (!compilation_->singleExplicitDevice()) {
@@ -369,6 +384,7 @@ ApiResult RuntimeExecution::run(const char* fn) {
   ExecuteOptions options;
   options.measureTiming = measureTiming_;
   options.loopTimeoutNs = loopTimeoutNs_;
+  if (!extensionAttributes_.empty()) options.extensionAttributes = &extensionAttributes_;
   if (timeoutNs_ != 0) options.deadlineNs = deadlineAfter(monotonicNowNs(), timeoutNs_);
   ApiResult outcome;
   // The driver boundary: whatever a driver throws ends here as an error of this computation,

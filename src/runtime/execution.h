@@ -72,6 +72,9 @@ class RuntimeExecution {
   ApiResult setLoopTimeout(uint64_t durationNs);
   ApiResult enableInputAndOutputPadding(bool enable);
   ApiResult setReusable(bool reusable);
+  // FL8 vendor hints, handed to the device in ExecuteOptions (single-device compilations).
+  ApiResult addExtensionAttribute(const char* extensionName, uint16_t code, const void* data,
+                                  size_t length);
 
   ApiResult compute();
   ApiResult burstCompute(RuntimeBurst* burst);
@@ -119,6 +122,7 @@ class RuntimeExecution {
   bool padding_ = false;
   uint64_t timeoutNs_ = 0;
   uint64_t loopTimeoutNs_;
+  std::vector<ExtensionAttribute> extensionAttributes_;
   // SL diagnostics of the running computation: ANeuralNetworksDiagnosticExecutionMode, and
   // its start (0 = not measured: no callback was registered when it began).
   int32_t diagnosticMode_ = 0;

@@ -111,7 +111,8 @@ ApiResult RuntimeModel::setOperandValue(int32_t index, const void* buffer, size_
     if (expected != length) {
       return apiError(ANEURALNETWORKS_BAD_DATA,
                       "%s (operand %d): length %zu does not match the %s%s operand size %llu bytes",
-                      fn, index, length, toString(o.type), toString(o.dimensions).c_str(),
+                      fn, index, length, operandTypeName(o.type).c_str(),
+                      toString(o.dimensions).c_str(),
                       static_cast<unsigned long long>(expected));
     }
   }
@@ -250,11 +251,42 @@ ApiResult RuntimeModel::setOperandSymmPerChannelQuantParams(
   return apiOk();
 }
 
+ApiResult RuntimeModel::setOperandExtensionData(int32_t index, const void* data, size_t length) {
+  const char* fn = "ANeuralNetworksModel_setOperandExtensionData";
+  NN_API_RETURN_IF_ERROR(checkMutable(fn));
+  NN_API_RETURN_IF_ERROR(checkOperandIndex(fn, index));
+  Operand& o = model_->main.operands[index];
+  if (!isExtension(o.type)) {
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s (operand %d): type %s is not an extension type",
+                    fn, index, toString(o.type));
+  }
+  if (length > UINT32_MAX) {
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s (operand %d): length %zu exceeds 4 GiB", fn,
+                    index, length);
+  }
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  if (length == 0) {
+    o.extensionData.clear();
+  } else {
+    o.extensionData.assign(bytes, bytes + length);
+  }
+  return apiOk();
+}
+
 ApiResult RuntimeModel::addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
                                      uint32_t outputCount, const uint32_t* outputs) {
   const char* fn = "ANeuralNetworksModel_addOperation";
   NN_API_RETURN_IF_ERROR(checkMutable(fn));
-  if (!isKnownOperationType(type)) {
+  if (isExtensionCode(type)) {
+    // Codes come from getExtensionOperationType, which assigns a prefix only to an
+    // extension some device declares.
+    if (extensionName(extensionPrefixOf(type)).empty()) {
+      return apiError(ANEURALNETWORKS_BAD_DATA,
+                      "%s: operation code %d has extension prefix %u, which no "
+                      "getExtensionOperationType call assigned",
+                      fn, type, extensionPrefixOf(type));
+    }
+  } else if (!isKnownOperationType(type)) {
     return apiError(ANEURALNETWORKS_BAD_DATA, "%s: unknown operation code %d", fn, type);
   }
   const size_t numOperands = model_->main.operands.size();
@@ -262,14 +294,16 @@ ApiResult RuntimeModel::addOperation(int32_t type, uint32_t inputCount, const ui
     if (inputs[i] >= numOperands) {
       return apiError(ANEURALNETWORKS_BAD_DATA,
                       "%s (%s): input %u refers to operand %u, but the model has %zu operands", fn,
-                      toString(static_cast<OperationType>(type)), i, inputs[i], numOperands);
+                      operationName(static_cast<OperationType>(type)).c_str(), i, inputs[i],
+                      numOperands);
     }
   }
   for (uint32_t i = 0; i < outputCount; ++i) {
     if (outputs[i] >= numOperands) {
       return apiError(ANEURALNETWORKS_BAD_DATA,
                       "%s (%s): output %u refers to operand %u, but the model has %zu operands", fn,
-                      toString(static_cast<OperationType>(type)), i, outputs[i], numOperands);
+                      operationName(static_cast<OperationType>(type)).c_str(), i, outputs[i],
+                      numOperands);
     }
   }
   Operation op;

@@ -25,6 +25,7 @@ class RuntimeModel {
   ApiResult setOperandValueFromModel(int32_t index, const RuntimeModel* value);
   ApiResult setOperandSymmPerChannelQuantParams(
       int32_t index, const ANeuralNetworksSymmPerChannelQuantParams& params);
+  ApiResult setOperandExtensionData(int32_t index, const void* data, size_t length);
   ApiResult addOperation(int32_t type, uint32_t inputCount, const uint32_t* inputs,
                          uint32_t outputCount, const uint32_t* outputs);
   ApiResult identifyInputsAndOutputs(uint32_t inputCount, const uint32_t* inputs,

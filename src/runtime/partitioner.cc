@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 
+
 namespace nn {
 
 float operationCost(const Model& model, const Operation& op, const Capabilities& caps,
@@ -103,6 +104,21 @@ Result<PartitionPlan> partitionModel(const Model& model, const std::vector<const
       plan.supported[d].assign(opCount, false);
     }
     if (reasons[d].size() != opCount) reasons[d].assign(opCount, std::string());
+    // A vendor operation runs only where its extension is declared, whatever a device
+    // claims (a plugin is untrusted, and nothing else could know the operation's meaning).
+    for (uint32_t i = 0; i < opCount; ++i) {
+      const Operation& op = main.operations[i];
+      if (!plan.supported[d][i] || !isExtension(op.type)) continue;
+      const std::string extension = extensionName(extensionPrefixOf(static_cast<int32_t>(op.type)));
+      bool declared = false;
+      for (const Extension& e : devices[d]->extensions()) declared |= e.name == extension;
+      if (!declared) {
+        plan.supported[d][i] = false;
+        reasons[d][i] = formatString("%s (operation #%u): the device does not declare extension "
+                                     "'%s'",
+                                     operationName(op.type).c_str(), i, extension.c_str());
+      }
+    }
   }
   std::vector<Capabilities> caps;
   for (const Device* d : devices) caps.push_back(d->capabilities());
@@ -128,7 +144,8 @@ Result<PartitionPlan> partitionModel(const Model& model, const std::vector<const
       }
       return makeError(ErrorStatus::INVALID_ARGUMENT,
                        "operation #%u (%s) is supported by none of the devices (%s)", i,
-                       toString(op.type), devices.empty() ? "no device available" : why.c_str());
+                       operationName(op.type).c_str(),
+                       devices.empty() ? "no device available" : why.c_str());
     }
   }
   plan.steps = groupIntoSteps(main, plan.operationDevice, devices);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 #include "hal/log.h"
 
@@ -42,9 +43,10 @@ PerformanceInfo toPerformance(const SL_ANeuralNetworksPerformanceInfo& p) {
   return PerformanceInfo{p.execTime, p.powerUsage};
 }
 
-ANeuralNetworksOperandType slOperandType(const Operand& o, const Dims& dims) {
+// `slType`: the operand's type code as the plugin numbers it (extension prefixes differ).
+ANeuralNetworksOperandType slOperandType(const Operand& o, int32_t slType, const Dims& dims) {
   ANeuralNetworksOperandType t{};
-  t.type = static_cast<int32_t>(o.type);
+  t.type = slType;
   t.dimensionCount = static_cast<uint32_t>(dims.size());
   t.dimensions = dims.empty() ? nullptr : dims.data();
   t.scale = o.scale;
@@ -70,6 +72,11 @@ class SlModelReplay {
     return buildSubgraph(model_.main, 0, &main_);
   }
   ANeuralNetworksModel* main() const { return main_; }
+  // The plugin's code for an operand type of the model (after build()).
+  int32_t slOperandTypeCode(OperandType type) const {
+    const auto it = operandTypes_.find(static_cast<int32_t>(type));
+    return it != operandTypes_.end() ? it->second : static_cast<int32_t>(type);
+  }
 
  private:
   Status fail(const char* call, int code, const std::string& what) const {
@@ -89,11 +96,26 @@ class SlModelReplay {
     owned_.push_back(m);
     for (size_t i = 0; i < sg.operands.size(); ++i) {
       const Operand& o = sg.operands[i];
-      const ANeuralNetworksOperandType type = slOperandType(o, o.dimensions);
+      int32_t slType = static_cast<int32_t>(o.type);
+      if (isExtension(o.type)) {
+        Status s = translateExtensionCode(m, static_cast<int32_t>(o.type), true, &slType);
+        if (!s.ok()) return s;
+        operandTypes_[static_cast<int32_t>(o.type)] = slType;
+      }
+      const ANeuralNetworksOperandType type = slOperandType(o, slType, o.dimensions);
       const int32_t index = static_cast<int32_t>(i);
       r = t_.ANeuralNetworksModel_addOperand(m, &type);
       if (r != ANEURALNETWORKS_NO_ERROR)
         return fail("ANeuralNetworksModel_addOperand", r, formatString("operand %zu", i));
+      if (!o.extensionData.empty()) {
+        if (t_.ANeuralNetworksModel_setOperandExtensionData == nullptr)
+          return missingSlot("ANeuralNetworksModel_setOperandExtensionData");
+        r = t_.ANeuralNetworksModel_setOperandExtensionData(m, index, o.extensionData.data(),
+                                                            o.extensionData.size());
+        if (r != ANEURALNETWORKS_NO_ERROR)
+          return fail("ANeuralNetworksModel_setOperandExtensionData", r,
+                      formatString("operand %zu", i));
+      }
       if (o.channelQuant) {
         ANeuralNetworksSymmPerChannelQuantParams q{};
         q.channelDim = o.channelQuant->channelDim;
@@ -109,13 +131,18 @@ class SlModelReplay {
     }
     for (size_t i = 0; i < sg.operations.size(); ++i) {
       const Operation& op = sg.operations[i];
+      int32_t slOp = static_cast<int32_t>(op.type);
+      if (isExtension(op.type)) {
+        Status s = translateExtensionCode(m, slOp, false, &slOp);
+        if (!s.ok()) return s;
+      }
       r = t_.ANeuralNetworksModel_addOperation(
-          m, static_cast<ANeuralNetworksOperationType>(op.type),
+          m, static_cast<ANeuralNetworksOperationType>(slOp),
           static_cast<uint32_t>(op.inputs.size()), op.inputs.data(),
           static_cast<uint32_t>(op.outputs.size()), op.outputs.data());
       if (r != ANEURALNETWORKS_NO_ERROR)
         return fail("ANeuralNetworksModel_addOperation", r,
-                    formatString("%s, operation #%zu", toString(op.type), i));
+                    formatString("%s, operation #%zu", operationName(op.type).c_str(), i));
     }
     // NULL arrays are UNEXPECTED_NULL even with a zero count (a sub-model the partitioner
     // cut may read only constants), so an empty list is passed as a valid pointer.
@@ -134,6 +161,49 @@ class SlModelReplay {
     r = t_.ANeuralNetworksModel_finish(m);
     if (r != ANEURALNETWORKS_NO_ERROR) return fail("ANeuralNetworksModel_finish", r, "");
     *out = m;
+    return kOk;
+  }
+
+  Status missingSlot(const char* slot) const {
+    return Status(ErrorStatus::INVALID_ARGUMENT,
+                  formatString("%sthe model uses vendor extensions but the plugin's table has no "
+                               "%s",
+                               device_.context().c_str(), slot));
+  }
+
+  // The plugin numbers extensions its own way: ask it for (name, code-within-extension) on
+  // the SL model being built (the codes are per process, so per library).
+  Status translateExtensionCode(ANeuralNetworksModel* m, int32_t code, bool isOperand,
+                                int32_t* out) const {
+    const std::string name = extensionName(extensionPrefixOf(code));
+    const uint16_t within = codeWithinExtension(code);
+    bool declared = false;
+    for (const Extension& e : device_.extensions()) declared |= e.name == name;
+    if (name.empty() || !declared)
+      return Status(ErrorStatus::INVALID_ARGUMENT,
+                    formatString("%s%s does not belong to an extension this device declares",
+                                 device_.context().c_str(), extensionCodeName(code).c_str()));
+    const char* call = isOperand ? "ANeuralNetworksModel_getExtensionOperandType"
+                                 : "ANeuralNetworksModel_getExtensionOperationType";
+    if ((isOperand ? (void*)t_.ANeuralNetworksModel_getExtensionOperandType
+                   : (void*)t_.ANeuralNetworksModel_getExtensionOperationType) == nullptr)
+      return missingSlot(call);
+    int32_t slCode = 0;
+    const int r =
+        isOperand
+            ? t_.ANeuralNetworksModel_getExtensionOperandType(m, name.c_str(), within, &slCode)
+            : t_.ANeuralNetworksModel_getExtensionOperationType(m, name.c_str(), within, &slCode);
+    if (r != ANEURALNETWORKS_NO_ERROR)
+      return fail(call, r, formatString("'%s', %u", name.c_str(), within));
+    // The answer must be an extension code for the same code within the extension.
+    if (!isExtensionCode(slCode) || codeWithinExtension(slCode) != within) {
+      std::string message = formatString("%s%s('%s', %u) returned garbage: code %d",
+                                         device_.context().c_str(), call, name.c_str(), within,
+                                         slCode);
+      logInfo("%s", message.c_str());
+      return Status(ErrorStatus::GENERAL_FAILURE, std::move(message));
+    }
+    *out = slCode;
     return kOk;
   }
 
@@ -197,6 +267,7 @@ class SlModelReplay {
   std::vector<ANeuralNetworksModel*> owned_;
   std::vector<ANeuralNetworksModel*> referenced_;
   ANeuralNetworksModel* main_ = nullptr;
+  std::map<int32_t, int32_t> operandTypes_;  // extension operand codes: ours -> the plugin's
 };
 
 // The product of a successful prepareModel: the SL compilation plus everything it borrows
@@ -305,7 +376,8 @@ Status SlPreparedModel::execute(const Request& request, const ExecuteOptions& op
       ANeuralNetworksOperandType type{};
       const ANeuralNetworksOperandType* typePtr = nullptr;
       if (!arg.dimensions.empty()) {
-        type = slOperandType(main.operands[indexes[i]], arg.dimensions);
+        const Operand& operand = main.operands[indexes[i]];
+        type = slOperandType(operand, replay_->slOperandTypeCode(operand.type), arg.dimensions);
         typePtr = &type;
       }
       r = isInput ? t.ANeuralNetworksExecution_setInput(e, index, typePtr, address, length)
@@ -327,6 +399,21 @@ Status SlPreparedModel::execute(const Request& request, const ExecuteOptions& op
     r = t.ANeuralNetworksExecution_setMeasureTiming(e, true);
     if (r != ANEURALNETWORKS_NO_ERROR)
       return fail("ANeuralNetworksExecution_setMeasureTiming", r);
+  }
+  if (options.extensionAttributes != nullptr) {
+    const auto add = device_.driver().table.ANeuralNetworksExecution_addExtensionAttribute;
+    if (add == nullptr)
+      return Status(ErrorStatus::INVALID_ARGUMENT,
+                    device_.context() + "the execution has extension attributes but the plugin's "
+                                        "table is older than feature level 8 (no "
+                                        "ANeuralNetworksExecution_addExtensionAttribute)");
+    for (const ExtensionAttribute& a : *options.extensionAttributes) {
+      r = add(e, a.extension.c_str(), a.code, a.data.empty() ? nullptr : a.data.data(),
+              a.data.size());
+      if (r != ANEURALNETWORKS_NO_ERROR)
+        return fail("ANeuralNetworksExecution_addExtensionAttribute", r,
+                    formatString("(%s:%u)", a.extension.c_str(), a.code));
+    }
   }
 
   const int computed = t.ANeuralNetworksExecution_compute(e);
@@ -613,7 +700,8 @@ Status SlDevice::getSupportedOperations(const Model& model, std::vector<bool>* s
     if (reasons)
       for (size_t i = 0; i < count; ++i)
         (*reasons)[i] = formatString("%s (operation #%zu): %s",
-                                     toString(model.main.operations[i].type), i, why.c_str());
+                                     operationName(model.main.operations[i].type).c_str(), i,
+                                     why.c_str());
   };
   // A model the driver cannot even build is one it supports no operation of.
   SlModelReplay replay(*this, model);
@@ -636,7 +724,7 @@ Status SlDevice::getSupportedOperations(const Model& model, std::vector<bool>* s
     (*supported)[i] = flags[i];
     if (!flags[i] && reasons)
       (*reasons)[i] = formatString("%s (operation #%zu): not supported by %s(its own answer)",
-                                   toString(model.main.operations[i].type), i,
+                                   operationName(model.main.operations[i].type).c_str(), i,
                                    context().c_str());
   }
   return kOk;
@@ -720,6 +808,22 @@ Status SlDevice::prepareModel(const std::shared_ptr<const Model>& model,
       return fail("ANeuralNetworksCompilation_setTimeout", r);
   }
   passCaching(compilation, options);
+  if (!options.extensionAttributes.empty()) {
+    const auto add = driver_->table.ANeuralNetworksCompilation_addExtensionAttribute;
+    if (add == nullptr) {
+      t.ANeuralNetworksCompilation_free(compilation);
+      return Status(ErrorStatus::INVALID_ARGUMENT,
+                    context() + "the compilation has extension attributes but the plugin's "
+                                "table is older than feature level 8 (no "
+                                "ANeuralNetworksCompilation_addExtensionAttribute)");
+    }
+    for (const ExtensionAttribute& a : options.extensionAttributes) {
+      if ((r = add(compilation, a.extension.c_str(), a.code,
+                   a.data.empty() ? nullptr : a.data.data(), a.data.size())) !=
+          ANEURALNETWORKS_NO_ERROR)
+        return fail("ANeuralNetworksCompilation_addExtensionAttribute", r);
+    }
+  }
   if ((r = t.ANeuralNetworksCompilation_finish(compilation)) != ANEURALNETWORKS_NO_ERROR)
     return fail("ANeuralNetworksCompilation_finish", r);
   *prepared = std::make_shared<SlPreparedModel>(*this, model, std::move(replay), compilation);

@@ -11,6 +11,30 @@ namespace nn {
 bool validateOperandType(int32_t code, uint32_t dimensionCount, const uint32_t* dimensions,
                          float scale, int32_t zeroPoint, bool allowUnspecifiedRank,
                          std::string* error) {
+  if (isExtensionCode(code)) {
+    // Only the declaring device knows what its types mean: check what the runtime can
+    // (declared, scalar or tensor, size) and leave scale/zeroPoint to the driver.
+    ExtensionOperandTypeInfo info;
+    if (!findExtensionOperandType(code, &info)) {
+      *error = formatString("operand type %d (%s) is not declared by any device's extension",
+                            code, extensionCodeName(code).c_str());
+      return false;
+    }
+    if (!info.isTensor && dimensionCount != 0) {
+      *error = formatString("%s is a scalar type but dimensionCount is %u",
+                            extensionCodeName(code).c_str(), dimensionCount);
+      return false;
+    }
+    uint64_t bytes = info.byteSize;
+    for (uint32_t i = 0; i < dimensionCount; ++i) {
+      if (dimensions[i] != 0) bytes *= dimensions[i];
+      if (bytes > std::numeric_limits<uint32_t>::max()) {
+        *error = formatString("%s operand is larger than 4 GiB", extensionCodeName(code).c_str());
+        return false;
+      }
+    }
+    return true;
+  }
   if (!isKnownOperandType(code)) {
     *error = formatString("unknown operand type %d", code);
     return false;
@@ -169,14 +193,14 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
       if (index >= numOperands) {
         return makeError(ErrorStatus::INVALID_ARGUMENT,
                          "%s operation #%zu (%s): input operand %u out of range", label, k,
-                         toString(op.type), index);
+                         operationName(op.type).c_str(), index);
       }
     }
     for (uint32_t index : op.outputs) {
       if (index >= numOperands) {
         return makeError(ErrorStatus::INVALID_ARGUMENT,
                          "%s operation #%zu (%s): output operand %u out of range", label, k,
-                         toString(op.type), index);
+                         operationName(op.type).c_str(), index);
       }
       const Lifetime l = sg.operands[index].lifetime;
       if (l != Lifetime::TEMPORARY_VARIABLE && l != Lifetime::SUBGRAPH_OUTPUT) {
@@ -184,7 +208,7 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
             ErrorStatus::INVALID_ARGUMENT,
             "%s operation #%zu (%s): output operand %u is a model input or constant and "
             "cannot be written",
-            label, k, toString(op.type), index);
+            label, k, operationName(op.type).c_str(), index);
       }
       if (++writes[index] > 1) {
         return makeError(ErrorStatus::INVALID_ARGUMENT,
@@ -206,6 +230,16 @@ Status validateSubgraph(const Model& model, const Subgraph& sg, const char* labe
   }
   for (uint32_t k = 0; k < sg.operations.size(); ++k) {
     const Operation& op = sg.operations[k];
+    if (isExtension(op.type)) {
+      // The catalog cannot check a vendor operation: indices, lifetimes and the single writer
+      // were checked above; the device that claims it validates the rest.
+      if (extensionName(extensionPrefixOf(static_cast<int32_t>(op.type))).empty())
+        return makeError(ErrorStatus::INVALID_ARGUMENT,
+                         "%s operation #%u: %s has no extension prefix assigned", label, k,
+                         operationName(op.type).c_str());
+      *minLevel = std::max(*minLevel, kFeatureLevel3);
+      continue;
+    }
     const OperationSpec* spec = findOperationSpec(op.type);
     if (spec == nullptr)
       return makeError(ErrorStatus::INVALID_ARGUMENT, "%s operation #%u: %s is not an operation "

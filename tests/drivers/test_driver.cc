@@ -5,12 +5,15 @@
 //     configurable subset of operations and refuses to prepare anything else, so it proves a
 //     partitioner hands it only its own operations.
 //   NNAPI_TEST_DRIVER_FAULTY  -> libnnapi_test_faulty.so, device "test-faulty": supports
-//     everything, and misbehaves as $NNAPI_TEST_DRIVER_FAULT says (read at every call).
+//     everything, and misbehaves as $NNAPI_TEST_DRIVER_FAULT says (read at every call); and
+//     device "test-extension", which declares the vendor extension "com.example.nnapi_test"
+//     and runs only that extension's operation (test_extension_device.h).
 // This file replaces src/runtime/device_discovery.cc in the plugin: the plugin's device list
-// is this one device, so a plugin never loads plugins itself.
+// is its device(s), so a plugin never loads plugins itself.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +24,9 @@
 #include "hal/cache_file.h"
 #include "hal/sha256.h"
 #include "runtime/device_discovery.h"
+#if defined(NNAPI_TEST_DRIVER_FAULTY)
+#include "test_extension_device.h"
+#endif
 
 namespace nn {
 namespace {
@@ -339,6 +345,9 @@ const Device* testDevice() {
 DiscoveredDevices discoverDevices() {
   DiscoveredDevices out;
   out.devices.push_back(testDevice());
+#if defined(NNAPI_TEST_DRIVER_FAULTY)
+  out.devices.push_back(testExtensionDevice());
+#endif
   return out;
 }
 
