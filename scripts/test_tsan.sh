@@ -9,6 +9,6 @@ build=${BUILD_DIR:-build-tsan}
 # RelWithDebInfo: optimized like the release, with file:line in the race reports.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNNAPI_SANITIZE=thread \
   -DNNAPI_BUILD_BENCH=OFF "$@" >/dev/null
-ninja -C "$build" nnapi_tests
+ninja -C "$build" nnapi_tests nnapi_internal_tests
 cd "$build"
 ctest --output-on-failure -L tsan
