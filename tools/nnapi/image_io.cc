@@ -53,6 +53,12 @@ void JpegErrorExit(j_common_ptr cinfo) {
   (*cinfo->err->format_message)(cinfo, e->message);
   std::longjmp(e->jump, 1);
 }
+// Warnings (corrupt or truncated data, which libjpeg pads over) are kept, not printed: the
+// caller turns them into an error.
+void JpegOutputMessage(j_common_ptr cinfo) {
+  JpegError* e = reinterpret_cast<JpegError*>(cinfo->err);
+  (*cinfo->err->format_message)(cinfo, e->message);
+}
 
 // No C++ object with a destructor lives across setjmp here: the buffer is sized before the
 // decode loop and only written through a raw pointer.
@@ -61,6 +67,7 @@ bool ReadJpeg(FILE* f, const std::string& path, Image* out, std::string* error) 
   JpegError err;
   cinfo.err = jpeg_std_error(&err.mgr);
   err.mgr.error_exit = JpegErrorExit;
+  err.mgr.output_message = JpegOutputMessage;
   err.message[0] = 0;
   if (setjmp(err.jump)) {
     jpeg_destroy_decompress(&cinfo);
@@ -91,7 +98,12 @@ bool ReadJpeg(FILE* f, const std::string& path, Image* out, std::string* error) 
     jpeg_read_scanlines(&cinfo, &row, 1);
   }
   jpeg_finish_decompress(&cinfo);
+  const long warnings = err.mgr.num_warnings;
   jpeg_destroy_decompress(&cinfo);
+  if (warnings > 0) {
+    *error = path + ": corrupt JPEG data: " + err.message;
+    return false;
+  }
   return true;
 }
 
