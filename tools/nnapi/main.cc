@@ -1145,6 +1145,24 @@ Image Letterbox(const Image& img, int* pad_x, int* pad_y) {
   return sq;
 }
 
+// A JSON string literal (quotes, backslashes and control characters escaped).
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof(b), "\\u%04x", ch);
+      out += b;
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
 int CmdDemoFace(const Args& in) {
   if (in.extra.size() != 1) Usage("demo face needs an IMAGE (PNG or JPEG)");
   Args a = in;
@@ -1211,7 +1229,7 @@ int CmdDemoFace(const Args& in) {
               a.devices.empty() ? "(runtime's choice)" : a.devices[0].c_str(), compile_ms, run_ms);
   std::printf("%zu face%s (score >= %.2f; %zu raw detections merged by weighted NMS, IoU %.1f):\n", faces.size(),
               faces.size() == 1 ? "" : "s", params.min_score, raw.size(), params.min_suppression_iou);
-  std::string json = "{\n  \"image\": \"" + a.image + "\",\n  \"width\": " + std::to_string(photo.width) +
+  std::string json = "{\n  \"image\": " + JsonString(a.image) + ",\n  \"width\": " + std::to_string(photo.width) +
                      ",\n  \"height\": " + std::to_string(photo.height) + ",\n  \"faces\": [";
   Image annotated = photo;
   for (size_t i = 0; i < faces.size(); ++i) {
