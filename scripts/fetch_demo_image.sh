@@ -33,8 +33,13 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"  # apt-get download runs as _apt where it can
 echo "fetch_demo_image: apt-get download $PKG" >&2
 if ! (cd "$tmp" && apt-get download -qq "$PKG" >&2); then
-  echo "fetch_demo_image: apt-get download $PKG failed (run apt-get update?)" >&2
-  exit 1
+  # Containers often ship without package lists: refresh them once (as root or with sudo).
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo -n"
+  echo "fetch_demo_image: retrying after apt-get update" >&2
+  if ! $SUDO apt-get update -qq >&2 || ! (cd "$tmp" && apt-get download -qq "$PKG" >&2); then
+    echo "fetch_demo_image: apt-get download $PKG failed" >&2
+    exit 1
+  fi
 fi
 deb="$(ls "$tmp"/*.deb)"
 dpkg-deb -x "$deb" "$tmp/x"

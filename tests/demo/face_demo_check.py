@@ -72,6 +72,10 @@ def main():
     if fetch.returncode != 0 or not os.path.isfile(image):
         sys.exit("FAIL: scripts/fetch_demo_image.sh could not fetch the demo image (needs apt-get)")
 
+    model = os.path.join(src, "models", "face_detection_short_range.tflite")
+    if not os.path.isfile(model):
+        sys.exit("FAIL: %s is missing (scripts/fetch_models.sh fetches it)" % model)
+
     out_dir = os.path.join(work, "face")
     det, stdout = run_demo(nnapi, image, out_dir)
     check(det["width"] == 512 and det["height"] == 512, "image is 512x512 (got %sx%s)" % (det["width"], det["height"]))
