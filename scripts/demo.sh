@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The default demo: builds the project, fetches the MediaPipe models (npm pack) and runs face
-# detection on face_detection_short_range.tflite through our NNAPI, writing its outputs as
-# .npy files into out/face_detection/ and printing a short benchmark.
+# The default demo: builds the project, fetches the MediaPipe models (npm pack) and a
+# public-domain photograph (astronaut.png from Debian's python3-skimage, apt-get download),
+# prints a short benchmark of face_detection_short_range.tflite through our NNAPI, then runs
+# face detection on the photograph: the detections are printed and drawn into
+# out/face_detection/annotated.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scripts/fetch_models.sh
+image="$(scripts/fetch_demo_image.sh)"
 model=models/face_detection_short_range.tflite
 build/bin/nnapi devices
-build/bin/nnapi run "$model" --output-dir out/face_detection
 build/bin/nnapi bench "$model" --runs 50 --warmup 5
+echo
+build/bin/nnapi demo face "$image" --output out/face_detection

@@ -3,8 +3,9 @@
 //   nnapi devices
 //   nnapi inspect MODEL [--verbose] [--device NAME]...
 //   nnapi run MODEL [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]
-//                   [--threads N] [--seed N]
+//                   [--threads N] [--seed N] [--image FILE.png|jpg [--range LO,HI | --mean M --std S]]
 //   nnapi bench MODEL [--threads N] [--runs N] [--warmup N] [--device NAME | --reference]
+//   nnapi demo face IMAGE [--output DIR] [--model FILE] [--device NAME]
 //
 // Exit status: 0 success, 1 the command failed, 2 bad usage (see --help).
 //
@@ -28,11 +29,14 @@
 #include <string>
 #include <vector>
 
+#include "face_detect.h"
+#include "image_io.h"
 #include "npy.h"
 #include "tflite_importer.h"
 #include "tflite_model.h"
 
 using namespace nnapi_tflite;
+using namespace nnapi_cli;
 
 namespace {
 
@@ -80,18 +84,31 @@ void PrintUsage(FILE* out) {
                "  nnapi devices\n"
                "  nnapi inspect MODEL.tflite [--verbose] [--device NAME]...\n"
                "  nnapi run MODEL.tflite [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]\n"
-               "                         [--threads N] [--seed N]\n"
+               "                         [--threads N] [--seed N] [--image FILE [--range LO,HI | --mean M --std S]]\n"
                "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--device NAME | --reference]\n"
+               "  nnapi demo face IMAGE.png|jpg [--output DIR] [--model FILE.tflite] [--device NAME]\n"
                "  nnapi --help\n"
                "\n"
                "  devices            the runtime's feature level and its devices\n"
                "  inspect            TFLite -> NNAPI operator mapping and per-device operation support\n"
                "  run                one inference; prints each output's shape and values\n"
                "  bench              latency over --runs N (default 50) after --warmup N (default 5) runs\n"
+               "  demo face          face detection (MediaPipe BlazeFace short range) on a photo: prints the faces\n"
+               "                     (score, box and 6 keypoints in image pixels) and writes DIR/annotated.png and\n"
+               "                     DIR/detections.json (DIR default out/face_detection; model default\n"
+               "                     models/face_detection_short_range.tflite)\n"
                "\n"
                "  -i, --input FILE   run/bench: one .npy per model input, in order (default: random from --seed N,\n"
                "                     default 1)\n"
-               "  -o, --output-dir DIR  run: also write input_K.npy and output_K.npy there\n"
+               "  -o, --output-dir DIR  run: also write input_K.npy and output_K.npy there (demo: same as --output)\n"
+               "  --image FILE       run: a PNG or JPEG photo as the model's single NHWC input [1,H,W,3]: decoded to\n"
+               "                     RGB, resized (bilinear, aspect ratio not kept) to HxW and normalised as below;\n"
+               "                     quantized inputs get the normalised value quantized with the input's scale\n"
+               "  --range LO,HI      run --image: map pixel 0..255 linearly to LO..HI (default 0,1; e.g. -1,1 for\n"
+               "                     the MediaPipe models)\n"
+               "  --mean M --std S   run --image: value = (pixel - M) / S, pixel in 0..255; M and S are one number\n"
+               "                     or three (R,G,B), e.g. --mean 123.675,116.28,103.53 --std 58.395,57.12,57.375\n"
+               "  --model FILE       demo: the .tflite to run instead of the default\n"
                "  -d, --device NAME  compile for this device only (inspect: may be repeated)\n"
                "  --devices A,B      inspect: compile for these devices together (createForDevices) and show the plan\n"
                "  --reference        same as --device %s (the op-by-op reference kernels)\n"
@@ -103,7 +120,8 @@ void PrintUsage(FILE* out) {
                "exit status:\n"
                "  0  success\n"
                "  1  the command failed: the model could not be read, imported, compiled or run, a device\n"
-               "     was not found, an output could not be written, or (inspect) some operators are unsupported\n"
+               "     was not found, an image could not be decoded, an output could not be written, or (inspect)\n"
+               "     some operators are unsupported\n"
                "  2  bad usage\n",
                kReferenceDevice);
 }
@@ -128,6 +146,12 @@ struct Args {
   uint64_t seed = 1;
   bool verbose = false;
   bool runs_given = false;
+  // Images (run --image, demo).
+  std::string image, demo_model;
+  std::vector<std::string> extra;  // positionals after the first (demo: the image)
+  Normalization norm;
+  bool range_given = false, mean_given = false, std_given = false;
+  Image decoded;  // demo: the (letterboxed) image to use instead of reading --image
 };
 
 int ParseInt(const std::string& flag, const char* v, int lo) {
@@ -135,6 +159,29 @@ int ParseInt(const std::string& flag, const char* v, int lo) {
   long x = std::strtol(v, &end, 10);
   if (!end || *end || x < lo || x > 1000000000) Usage((flag + " expects an integer >= " + std::to_string(lo)).c_str());
   return static_cast<int>(x);
+}
+
+// A comma-separated list of finite floats ("127.5" or "123.7,116.3,103.5").
+std::vector<float> ParseFloats(const std::string& flag, const std::string& v) {
+  std::vector<float> out;
+  for (size_t p = 0; p <= v.size();) {
+    size_t q = v.find(',', p);
+    if (q == std::string::npos) q = v.size();
+    const std::string item = v.substr(p, q - p);
+    char* end = nullptr;
+    const float x = std::strtof(item.c_str(), &end);
+    if (item.empty() || !end || *end || !std::isfinite(x)) Usage((flag + " expects numbers separated by commas").c_str());
+    out.push_back(x);
+    p = q + 1;
+  }
+  return out;
+}
+
+// --mean/--std: one value for all channels or one per channel (R,G,B).
+void SetPerChannel(const std::string& flag, const std::string& v, float* dst) {
+  std::vector<float> f = ParseFloats(flag, v);
+  if (f.size() != 1 && f.size() != 3) Usage((flag + " expects 1 or 3 values").c_str());
+  for (int c = 0; c < 3; ++c) dst[c] = f[f.size() == 1 ? 0 : c];
 }
 
 Args ParseArgs(int argc, char** argv) {
@@ -167,11 +214,32 @@ Args ParseArgs(int argc, char** argv) {
     else if (s == "--warmup") a.warmup = ParseInt(s, val(), 0);
     else if (s == "--seed") a.seed = static_cast<uint64_t>(ParseInt(s, val(), 0));
     else if (s == "--verbose" || s == "-v") a.verbose = true;
+    else if (s == "--image") a.image = val();
+    else if (s == "--output") a.output_dir = val();
+    else if (s == "--model") a.demo_model = val();
+    else if (s == "--range") {
+      std::vector<float> r = ParseFloats(s, val());
+      if (r.size() != 2 || !(r[0] != r[1])) Usage("--range expects LO,HI with LO != HI");
+      a.norm = RangeNormalization(r[0], r[1]);
+      a.range_given = true;
+    }
+    else if (s == "--mean") { SetPerChannel(s, val(), a.norm.mean); a.mean_given = true; }
+    else if (s == "--std") {
+      SetPerChannel(s, val(), a.norm.std);
+      for (float x : a.norm.std) if (x == 0) Usage("--std must not be 0");
+      a.std_given = true;
+    }
     else if (s == "--help" || s == "-h") Help();
     else if (!s.empty() && s[0] == '-') Usage(("unknown option " + s).c_str());
     else if (a.model.empty()) a.model = s;
+    else if (a.command == "demo" && a.extra.empty()) a.extra.push_back(s);
     else Usage(("unexpected argument " + s).c_str());
   }
+  if (a.range_given && (a.mean_given || a.std_given)) Usage("give either --range or --mean/--std, not both");
+  if (a.mean_given != a.std_given) Usage("--mean and --std go together");
+  if ((a.range_given || a.mean_given) && a.image.empty() && a.command != "demo") Usage("--range/--mean/--std apply to --image");
+  if (!a.image.empty() && !a.inputs.empty()) Usage("give either --image or --input");
+  if (!a.image.empty() && a.command != "run") Usage("--image is for run (demo takes the image as an argument)");
   return a;
 }
 
@@ -462,8 +530,48 @@ void RandomFill(const NnOperand& o, std::mt19937_64& rng, std::vector<uint8_t>* 
   }
 }
 
+// --image: the photo resized to the input's [1,]H,W,3 and normalised; float32 inputs get the
+// values, quantized inputs the values quantized with the operand's scale and zero point.
+bool FillImageInput(const Image& img, const Normalization& norm, const NnOperand& o, std::vector<uint8_t>* buf) {
+  const std::vector<uint32_t>& d = o.dims;
+  const bool nhwc = (d.size() == 4 && d[0] == 1 && d[3] == 3) || (d.size() == 3 && d[2] == 3);
+  if (!nhwc || d[d.size() - 3] == 0 || d[d.size() - 2] == 0 || d[d.size() - 3] > 16384 || d[d.size() - 2] > 16384) {
+    std::fprintf(stderr, "nnapi: --image needs an RGB input of shape [1,H,W,3]; the model's input is %s\n",
+                 Dims(d).c_str());
+    return false;
+  }
+  const int h = static_cast<int>(d[d.size() - 3]), w = static_cast<int>(d[d.size() - 2]);
+  const std::vector<float> v = NormalizedPixels(ResizeBilinear(img, w, h), norm);
+  switch (o.type) {
+    case ANEURALNETWORKS_TENSOR_FLOAT32:
+      buf->resize(v.size() * 4);
+      std::memcpy(buf->data(), v.data(), buf->size());
+      return true;
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED: {
+      const bool sgn = o.type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+      const float lo = sgn ? -128.f : 0.f, hi = sgn ? 127.f : 255.f;
+      buf->resize(v.size());
+      for (size_t i = 0; i < v.size(); ++i) {
+        const float q = std::clamp(std::nearbyint(v[i] / o.scale) + static_cast<float>(o.zero_point), lo, hi);
+        (*buf)[i] = sgn ? static_cast<uint8_t>(static_cast<int8_t>(q)) : static_cast<uint8_t>(q);
+      }
+      return true;
+    }
+    default:
+      std::fprintf(stderr, "nnapi: --image: input type %s is not supported (float32 or quant8 are)\n",
+                   NnOperandTypeName(o.type));
+      return false;
+  }
+}
+
 bool PrepareInputs(const Args& a, const Loaded& l, IoBuffers* io) {
   const NnGraph& g = l.imported.graph();
+  const bool use_image = !a.image.empty() || a.decoded.width > 0;
+  if (use_image && g.inputs.size() != 1) {
+    std::fprintf(stderr, "nnapi: --image needs a model with one input; this one has %zu\n", g.inputs.size());
+    return false;
+  }
   if (!a.inputs.empty() && a.inputs.size() != g.inputs.size()) {
     std::fprintf(stderr, "nnapi: model has %zu inputs, %zu --input files given\n", g.inputs.size(), a.inputs.size());
     return false;
@@ -488,6 +596,16 @@ bool PrepareInputs(const Args& a, const Loaded& l, IoBuffers* io) {
   io->inputs.resize(g.inputs.size());
   for (size_t k = 0; k < g.inputs.size(); ++k) {
     const NnOperand& o = g.operands[g.inputs[k]];
+    if (use_image) {
+      Image img = a.decoded;
+      std::string err;
+      if (img.width == 0 && !ReadImage(a.image, &img, &err)) {
+        std::fprintf(stderr, "nnapi: --image %s\n", err.c_str());
+        return false;
+      }
+      if (!FillImageInput(img, a.norm, o, &io->inputs[k])) return false;
+      continue;
+    }
     if (a.inputs.empty()) {
       RandomFill(o, rng, &io->inputs[k]);
       continue;
@@ -814,7 +932,9 @@ int CmdRun(const Args& a) {
   const SubGraph& sg = l.file.model().subgraphs[0];
   std::printf("model: %s\ndevice: %s\nimport %.1f ms, compile %.1f ms, inference %.2f ms\n", a.model.c_str(),
               a.devices.empty() ? "(runtime's choice)" : a.devices[0].c_str(), l.import_ms, compile_ms, run_ms);
-  std::printf("inputs: %s\n", a.inputs.empty() ? ("deterministic random (seed " + std::to_string(a.seed) + ")").c_str() : "from .npy files");
+  std::printf("inputs: %s\n", !a.image.empty() ? ("image " + a.image).c_str()
+                               : a.inputs.empty() ? ("deterministic random (seed " + std::to_string(a.seed) + ")").c_str()
+                                                  : "from .npy files");
   if (!a.output_dir.empty()) {
     if (!MakeDirectories(a.output_dir)) {
       fprintf(stderr, "nnapi: cannot create output directory %s: %s\n", a.output_dir.c_str(),
@@ -989,6 +1109,170 @@ int CmdBench(const Args& a) {
   return 0;
 }
 
+// ---- demo face -----------------------------------------------------------------------------
+
+// The default model: models/ under the working directory, else next to the source tree the
+// binary was built in (build/bin/nnapi -> ../../models).
+std::string DefaultFaceModel() {
+  const std::string rel = "models/face_detection_short_range.tflite";
+  if (access(rel.c_str(), R_OK) == 0) return rel;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::string dir(exe);
+    dir = dir.substr(0, dir.rfind('/'));
+    std::string p = dir + "/../../" + rel;
+    if (access(p.c_str(), R_OK) == 0) return p;
+  }
+  return rel;
+}
+
+// Pads the image to a centred square (black borders), as MediaPipe's face detection graph does
+// to keep the aspect ratio; *pad_x/*pad_y receive the left/top padding.
+Image Letterbox(const Image& img, int* pad_x, int* pad_y) {
+  const int side = std::max(img.width, img.height);
+  *pad_x = (side - img.width) / 2;
+  *pad_y = (side - img.height) / 2;
+  if (side == img.width && side == img.height) return img;
+  Image sq;
+  sq.width = sq.height = side;
+  sq.rgb.assign(static_cast<size_t>(side) * side * 3, 0);
+  for (int y = 0; y < img.height; ++y) {
+    std::memcpy(&sq.rgb[(static_cast<size_t>(y + *pad_y) * side + *pad_x) * 3],
+                &img.rgb[static_cast<size_t>(y) * img.width * 3], static_cast<size_t>(img.width) * 3);
+  }
+  return sq;
+}
+
+// A JSON string literal (quotes, backslashes and control characters escaped).
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof(b), "\\u%04x", ch);
+      out += b;
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
+int CmdDemoFace(const Args& in) {
+  if (in.extra.size() != 1) Usage("demo face needs an IMAGE (PNG or JPEG)");
+  Args a = in;
+  a.image = in.extra[0];
+  a.model = a.demo_model.empty() ? DefaultFaceModel() : a.demo_model;
+  if (a.output_dir.empty()) a.output_dir = "out/face_detection";
+  if (!a.range_given && !a.mean_given) a.norm = RangeNormalization(-1.f, 1.f);  // the model wants RGB in [-1,1]
+  Image photo;
+  std::string err;
+  if (!ReadImage(a.image, &photo, &err)) {
+    std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+    return 1;
+  }
+  int pad_x = 0, pad_y = 0;
+  a.decoded = Letterbox(photo, &pad_x, &pad_y);
+  const float side = static_cast<float>(a.decoded.width);
+
+  Loaded l;
+  if (!LoadModel(a.model, &l)) return 1;
+  Compiled c;
+  double compile_ms = 0;
+  if (!Compile(l, a.devices, a.threads, &c, &compile_ms, a.cache_dir, a.model)) return 1;
+  IoBuffers io;
+  if (!PrepareInputs(a, l, &io)) return 1;
+  Execution ex;
+  if (!SetupExecution(c, &io, false, &ex)) return 1;
+  auto t0 = std::chrono::steady_clock::now();
+  int r = ANeuralNetworksExecution_compute(ex.e);
+  const double run_ms = Ms(std::chrono::steady_clock::now() - t0);
+  if (r != ANEURALNETWORKS_NO_ERROR) {
+    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ANNLinux_resultCodeName(r));
+    return 1;
+  }
+
+  // The outputs by shape: regressors [1,896,16] and scores [1,896,1], both float32.
+  const std::vector<Anchor> anchors = BlazeFaceShortRangeAnchors();
+  const NnGraph& g = l.imported.graph();
+  const float* regressors = nullptr;
+  const float* scores = nullptr;
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const NnOperand& o = g.operands[g.outputs[k]];
+    if (o.type != ANEURALNETWORKS_TENSOR_FLOAT32 || o.dims.empty()) continue;
+    const uint64_t n = Count(o.dims);
+    const float* p = reinterpret_cast<const float*>(io.outputs[k].data());
+    if (o.dims.back() == 16 && n == anchors.size() * 16) regressors = p;
+    if (o.dims.back() == 1 && n == anchors.size()) scores = p;
+  }
+  if (!regressors || !scores) {
+    std::fprintf(stderr, "nnapi: %s does not look like BlazeFace short range: expected float32 outputs "
+                 "[1,%zu,16] and [1,%zu,1]\n", a.model.c_str(), anchors.size(), anchors.size());
+    return 1;
+  }
+  BlazeFaceParams params;
+  std::vector<FaceDetection> raw = DecodeBlazeFace(regressors, scores, anchors, params);
+  std::vector<FaceDetection> faces = WeightedNonMaxSuppression(raw, params.min_suppression_iou);
+
+  // Normalised square coordinates -> pixels of the original photo.
+  auto px = [&](float v) { return v * side - static_cast<float>(pad_x); };
+  auto py = [&](float v) { return v * side - static_cast<float>(pad_y); };
+  static const char* const kKeypointNames[kFaceKeypoints] = {"right_eye", "left_eye", "nose_tip",
+                                                             "mouth", "right_ear", "left_ear"};
+  std::printf("face detection: %s on %s (%dx%d)\n", a.model.c_str(), a.image.c_str(), photo.width, photo.height);
+  std::printf("device: %s; compile %.1f ms, inference %.2f ms\n",
+              a.devices.empty() ? "(runtime's choice)" : a.devices[0].c_str(), compile_ms, run_ms);
+  std::printf("%zu face%s (score >= %.2f; %zu raw detections merged by weighted NMS, IoU %.1f):\n", faces.size(),
+              faces.size() == 1 ? "" : "s", params.min_score, raw.size(), params.min_suppression_iou);
+  std::string json = "{\n  \"image\": " + JsonString(a.image) + ",\n  \"width\": " + std::to_string(photo.width) +
+                     ",\n  \"height\": " + std::to_string(photo.height) + ",\n  \"faces\": [";
+  Image annotated = photo;
+  for (size_t i = 0; i < faces.size(); ++i) {
+    const FaceDetection& f = faces[i];
+    const float x0 = px(f.xmin), y0 = py(f.ymin), x1 = px(f.xmax), y1 = py(f.ymax);
+    std::printf("  face %zu: score %.3f  box x %.1f..%.1f y %.1f..%.1f (centre %.1f,%.1f size %.1fx%.1f)\n", i,
+                f.score, x0, x1, y0, y1, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0);
+    char buf[256];
+    std::snprintf(buf, sizeof(buf), "%s\n    {\"score\": %.4f, \"box\": [%.2f, %.2f, %.2f, %.2f], \"keypoints\": {",
+                  i ? "," : "", f.score, x0, y0, x1, y1);
+    json += buf;
+    DrawRect(&annotated, x0, y0, x1, y1, 3.f, Rgb{0, 255, 0});
+    std::printf("   ");
+    for (int k = 0; k < kFaceKeypoints; ++k) {
+      const float kx = px(f.keypoints[k][0]), ky = py(f.keypoints[k][1]);
+      std::printf(" %s (%.1f,%.1f)", kKeypointNames[k], kx, ky);
+      std::snprintf(buf, sizeof(buf), "%s\"%s\": [%.2f, %.2f]", k ? ", " : "", kKeypointNames[k], kx, ky);
+      json += buf;
+      DrawDot(&annotated, kx, ky, 4.f, Rgb{255, 0, 0});
+    }
+    std::printf("\n");
+    json += "}}";
+  }
+  json += faces.empty() ? "]\n}\n" : "\n  ]\n}\n";
+
+  if (!MakeDirectories(a.output_dir)) {
+    std::fprintf(stderr, "nnapi: cannot create output directory %s: %s\n", a.output_dir.c_str(), strerror(errno));
+    return 1;
+  }
+  const std::string png = a.output_dir + "/annotated.png", js = a.output_dir + "/detections.json";
+  if (!WritePng(png, annotated, &err)) {
+    std::fprintf(stderr, "nnapi: %s\n", err.c_str());
+    return 1;
+  }
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(js.c_str(), "w"), &std::fclose);
+  if (!f || std::fwrite(json.data(), 1, json.size(), f.get()) != json.size()) {
+    std::fprintf(stderr, "nnapi: cannot write %s: %s\n", js.c_str(), strerror(errno));
+    return 1;
+  }
+  std::printf("annotated image: %s\ndetections: %s\n", png.c_str(), js.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -996,6 +1280,11 @@ int main(int argc, char** argv) {
   if (a.command == "devices") {
     if (!a.model.empty()) Usage("devices takes no model");
     return CmdDevices();
+  }
+  if (a.command == "demo") {
+    if (a.model != "face") Usage("demo: the only demo is `face` (nnapi demo face IMAGE)");
+    if (a.devices.size() > 1) Usage("give at most one --device (or --reference)");
+    return CmdDemoFace(a);
   }
   if (a.command != "inspect" && a.command != "run" && a.command != "bench") Usage(("unknown command " + a.command).c_str());
   if (a.model.empty()) Usage((a.command + " needs a MODEL.tflite").c_str());
