@@ -2,7 +2,8 @@
 # Installs the Debian packages the build, tests and demo need (idempotent; run as root or with sudo).
 set -euo pipefail
 pkgs=(cmake ninja-build g++ ccache pkg-config libgtest-dev libbenchmark-dev
-      libxnnpack-dev libpthreadpool-dev libcpuinfo-dev nodejs npm python3 qemu-user)
+      libxnnpack-dev libpthreadpool-dev libcpuinfo-dev nodejs npm python3 qemu-user
+      dpkg-dev file)  # dpkg-dev, file: cpack -G DEB computes Depends (dpkg-shlibdeps)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
