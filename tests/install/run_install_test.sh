@@ -34,7 +34,8 @@ libdir=$(dirname "$(dirname "$pc")")
 expect_lib_from() {
   local got
   got=$(ldd "$1" | awk '/libneuralnetworks\.so/ {print $3}')
-  [ -n "$got" ] && [ "$(readlink -f "$got")" = "$(readlink -f "$2/libneuralnetworks.so")" ] || fail "$1 resolves libneuralnetworks.so to '$got', expected $2/"
+  [ -n "$got" ] && [ "$(readlink -f "$got")" = "$(readlink -f "$2/libneuralnetworks.so")" ] ||
+    fail "$1 resolves libneuralnetworks.so to '$got', expected $2/"
 }
 
 # No file of the tree under $1 may name the build or source directory.
@@ -52,7 +53,9 @@ tools)
   grep -q "nnapi-cpu" "$tmp/devices.txt" || fail "installed nnapi lists no nnapi-cpu device"
   expect_no_build_paths "$prefix"
   # Nothing but the library, headers, tools and package files: no test plugins or binaries.
-  extra=$(cd "$prefix" && find . -type f | grep -v -E '^\./(bin/(nnapi|nnapi-cts|nnapi-cts-sl)|lib[^/]*/libneuralnetworks\.so|lib[^/]*/pkgconfig/neuralnetworks\.pc|lib[^/]*/cmake/NeuralNetworks/[A-Za-z-]+\.cmake|include/android/[A-Za-z]+\.h)$' || true)
+  allowed='bin/(nnapi|nnapi-cts|nnapi-cts-sl)|include/android/[A-Za-z]+\.h|lib[^/]*/libneuralnetworks\.so'
+  allowed+='|lib[^/]*/pkgconfig/neuralnetworks\.pc|lib[^/]*/cmake/NeuralNetworks/[A-Za-z-]+\.cmake'
+  extra=$(cd "$prefix" && find . -type f | grep -v -E "^\./($allowed)\$" || true)
   [ -z "$extra" ] || fail "unexpected installed files: $extra"
   for h in "$src"/include/android/*.h; do
     [ -f "$prefix/include/android/$(basename "$h")" ] || fail "header $(basename "$h") not installed"
@@ -93,7 +96,8 @@ dlopen)
   grep -q -x -F "loaded: $libdir/libneuralnetworks.so" "$tmp/dlopen.txt" || fail "dlopen did not load $libdir's library"
   ;;
 deb)
-  "${CPACK:-cpack}" -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/deb" >"$tmp/cpack.log" 2>&1 || { cat "$tmp/cpack.log"; exit 1; }
+  "${CPACK:-cpack}" -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/deb" >"$tmp/cpack.log" 2>&1 ||
+    { cat "$tmp/cpack.log"; exit 1; }
   runtime=$(ls "$tmp"/deb/libneuralnetworks_*.deb); dev=$(ls "$tmp"/deb/libneuralnetworks-dev_*.deb)
   for d in "$runtime" "$dev"; do
     echo "== $(basename "$d")"; dpkg-deb --field "$d" Package Version Depends
@@ -131,7 +135,8 @@ deb)
     fi
   done
   version=$(dpkg-deb --field "$runtime" Version)
-  [ "$(dpkg-deb --field "$dev" Depends)" = "libneuralnetworks (= $version)" ] || fail "-dev Depends is not the exact runtime version"
+  [ "$(dpkg-deb --field "$dev" Depends)" = "libneuralnetworks (= $version)" ] ||
+    fail "-dev Depends is not the exact runtime version"
   # The unpacked packages are a usable prefix too (the .pc file is relative to itself).
   # shellcheck disable=SC2046
   cc -std=c99 -o "$tmp/deb_example" "$src/examples/c_api_example.c" \
