@@ -66,7 +66,10 @@ install(FILES ${CMAKE_BINARY_DIR}/packaging/NeuralNetworksConfig.cmake
 set(CPACK_PACKAGE_NAME libneuralnetworks)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "nnapi-linux")
-set(CPACK_PACKAGE_CONTACT "nnapi-linux maintainers <nnapi-linux@localhost>")
+# Packagers set their own: -DNNAPI_PACKAGE_MAINTAINER="Name <address>".
+set(NNAPI_PACKAGE_MAINTAINER "nnapi-linux maintainers <nnapi-linux@localhost>" CACHE STRING
+    "Maintainer field of the Debian packages")
+set(CPACK_PACKAGE_CONTACT "${NNAPI_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Android Neural Networks API (NNAPI) for Linux")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
@@ -92,5 +95,8 @@ string(CONCAT CPACK_COMPONENT_DEV_DESCRIPTION
   "the pkg-config file neuralnetworks.pc and the CMake package NeuralNetworks\n"
   "(imported target NeuralNetworks::neuralnetworks).")
 # No shlibs file: dpkg's shlibs format needs a versioned SONAME (see the top of this file).
-# CPack itself adds the postinst/postrm that run ldconfig for a library in /usr/lib.
+# The ldconfig cache is refreshed by the trigger debhelper would declare (lintian asks for it);
+# CPack 3.25 also adds postinst/postrm scripts calling ldconfig, which cannot be turned off.
+file(WRITE ${CMAKE_BINARY_DIR}/packaging/deb/triggers "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_BINARY_DIR}/packaging/deb/triggers)
 include(CPack)
