@@ -53,8 +53,9 @@ tools)
   grep -q "nnapi-cpu" "$tmp/devices.txt" || fail "installed nnapi lists no nnapi-cpu device"
   expect_no_build_paths "$prefix"
   # Nothing but the library, headers, tools and package files: no test plugins or binaries.
-  allowed='bin/(nnapi|nnapi-cts|nnapi-cts-sl)|include/android/[A-Za-z]+\.h|lib[^/]*/libneuralnetworks\.so'
-  allowed+='|lib[^/]*/pkgconfig/neuralnetworks\.pc|lib[^/]*/cmake/NeuralNetworks/[A-Za-z-]+\.cmake'
+  lib=${libdir#"$prefix"/}  # lib, lib64 or lib/<multiarch triplet>
+  allowed="bin/(nnapi|nnapi-cts|nnapi-cts-sl)|include/android/[A-Za-z]+\\.h|$lib/libneuralnetworks\\.so"
+  allowed+="|$lib/pkgconfig/neuralnetworks\\.pc|$lib/cmake/NeuralNetworks/[A-Za-z-]+\\.cmake"
   extra=$(cd "$prefix" && find . -type f | grep -v -E "^\./($allowed)\$" || true)
   [ -z "$extra" ] || fail "unexpected installed files: $extra"
   for h in "$src"/include/android/*.h; do
@@ -104,23 +105,25 @@ deb)
     dpkg-deb -x "$d" "$tmp/root"
   done
   root=$tmp/root
-  for f in usr/lib/libneuralnetworks.so usr/bin/nnapi usr/bin/nnapi-cts usr/bin/nnapi-cts-sl \
-           usr/lib/pkgconfig/neuralnetworks.pc usr/lib/cmake/NeuralNetworks/NeuralNetworksConfig.cmake \
-           usr/lib/cmake/NeuralNetworks/NeuralNetworksConfigVersion.cmake \
-           usr/lib/cmake/NeuralNetworks/NeuralNetworksTargets.cmake; do
+  debpc=$(find "$root" -name neuralnetworks.pc); deblib=$(dirname "$(dirname "$debpc")")
+  lib=${deblib#"$root"/}  # usr/lib or usr/lib/<multiarch triplet>
+  for f in "$lib/libneuralnetworks.so" usr/bin/nnapi usr/bin/nnapi-cts usr/bin/nnapi-cts-sl \
+           "$lib/pkgconfig/neuralnetworks.pc" "$lib/cmake/NeuralNetworks/NeuralNetworksConfig.cmake" \
+           "$lib/cmake/NeuralNetworks/NeuralNetworksConfigVersion.cmake" \
+           "$lib/cmake/NeuralNetworks/NeuralNetworksTargets.cmake"; do
     [ -f "$root/$f" ] || fail "/$f missing from the packages"
   done
   for h in "$src"/include/android/*.h; do
     [ -f "$root/usr/include/android/$(basename "$h")" ] || fail "header $(basename "$h") missing from the -dev package"
   done
   runtime_files=$(dpkg-deb --contents "$runtime"); dev_files=$(dpkg-deb --contents "$dev")
-  for f in usr/lib/libneuralnetworks.so usr/bin/nnapi; do
+  for f in "$lib/libneuralnetworks.so" usr/bin/nnapi; do
     grep -q " \./$f\$" <<<"$runtime_files" || fail "/$f not in the runtime package"
   done
   grep -q ' \./usr/include/android/NeuralNetworks\.h$' <<<"$dev_files" || fail "headers not in -dev"
   if grep -i -E 'test|\.a$' <<<"$runtime_files$dev_files"; then fail "test files packaged"; fi
   expect_no_build_paths "$root"
-  for elf in "$root"/usr/bin/* "$root"/usr/lib/libneuralnetworks.so; do
+  for elf in "$root"/usr/bin/* "$deblib/libneuralnetworks.so"; do
     runpath=$(readelf -d "$elf" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p')
     case $runpath in ''|'$ORIGIN'*) ;; *) fail "$elf has RUNPATH $runpath" ;; esac
   done
@@ -140,8 +143,8 @@ deb)
   # The unpacked packages are a usable prefix too (the .pc file is relative to itself).
   # shellcheck disable=SC2046
   cc -std=c99 -o "$tmp/deb_example" "$src/examples/c_api_example.c" \
-     $(PKG_CONFIG_PATH=$root/usr/lib/pkgconfig pkg-config --cflags --libs neuralnetworks) -lm
-  LD_LIBRARY_PATH=$root/usr/lib "$tmp/deb_example" >/dev/null || fail "c_api_example against the unpacked .deb"
+     $(PKG_CONFIG_PATH=$deblib/pkgconfig pkg-config --cflags --libs neuralnetworks) -lm
+  LD_LIBRARY_PATH=$deblib "$tmp/deb_example" >/dev/null || fail "c_api_example against the unpacked .deb"
   echo "deb: OK"
   ;;
 *) echo "unknown part '$part'" >&2; exit 2 ;;
