@@ -7,6 +7,7 @@
 #include "runtime/memory.h"
 #include "spec/catalog.h"
 #include "spec/model_validation.h"
+#include "spec/static_shapes.h"
 
 namespace nn {
 namespace {
@@ -282,7 +283,10 @@ ApiResult RuntimeModel::addOperation(int32_t type, uint32_t inputCount, const ui
   if (const OperationSpec* spec = findOperationSpec(static_cast<OperationType>(type))) {
     ValidationContext ctx(*model_, model_->main,
                           static_cast<uint32_t>(model_->main.operations.size() - 1));
-    const Status s = spec->validate(ctx);
+    Status s = spec->validate(ctx);
+    // Shape rules whose inputs are already settled run now too (issue 9), e.g. a
+    // FULLY_CONNECTED bias whose length differs from the number of units.
+    if (s == kOk) s = checkOperationShapes(*model_, ctx.operationIndex());
     if (s != kOk) {
       model_->main.operations.pop_back();
       return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, s.message().c_str());
@@ -397,6 +401,10 @@ ApiResult RuntimeModel::finish() {
     }
   }
   if (const Status s = validateModel(*model_, nullptr); s != kOk) {
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, s.message().c_str());
+  }
+  // Every shape rule that constants and fully specified inputs decide (issue 9).
+  if (const Status s = checkStaticShapes(*model_); s != kOk) {
     return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, s.message().c_str());
   }
   invalid_ = false;
