@@ -299,8 +299,14 @@ ApiResult RuntimeModel::identifyInputsAndOutputs(uint32_t inputCount, const uint
                                                  uint32_t outputCount, const uint32_t* outputs) {
   const char* fn = "ANeuralNetworksModel_identifyInputsAndOutputs";
   NN_API_RETURN_IF_ERROR(checkMutable(fn));
+  // The inputs and outputs are declared once (issue 9): a second declaration would silently
+  // renumber the execution indexes that memory descriptors and callers already rely on.
+  if (identified_) {
+    return apiError(ANEURALNETWORKS_BAD_STATE,
+                    "%s: the model's inputs and outputs were already identified", fn);
+  }
   Subgraph& sg = model_->main;
-  // Calling again replaces the previous declaration.
+  // A failed call leaves nothing declared, so the caller may try again.
   for (uint32_t i : sg.inputIndexes) sg.operands[i].lifetime = Lifetime::TEMPORARY_VARIABLE;
   for (uint32_t i : sg.outputIndexes) sg.operands[i].lifetime = Lifetime::TEMPORARY_VARIABLE;
   sg.inputIndexes.clear();
