@@ -61,7 +61,9 @@ Timed run(const ModelBuilder& mb, const char* device, const std::vector<std::vec
   std::unique_ptr<void, decltype(&free)> out(malloc(outBytes), free);
   EXPECT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, out.get(), outBytes),
             ANEURALNETWORKS_NO_ERROR);
-  if (timeoutNs) EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, timeoutNs), ANEURALNETWORKS_NO_ERROR);
+  if (timeoutNs != 0) {
+    EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, timeoutNs), ANEURALNETWORKS_NO_ERROR);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   t.status = ANeuralNetworksExecution_compute(e);
   t.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
