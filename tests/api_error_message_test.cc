@@ -88,7 +88,7 @@ TEST(ApiErrorMessage, SyncComputeFailureNamesTheOperation) {
   MismatchedAddArguments args;
   args.bind(run.execution);
   ANNLinux_clearLastErrorMessage();
-  EXPECT_EQ(ANeuralNetworksExecution_compute(run.execution), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(run.execution), ANEURALNETWORKS_OP_FAILED);
   const std::string message = lastError();
   EXPECT_TRUE(contains(message, "ANeuralNetworksExecution_compute")) << message;
   expectBroadcastFailure(message);
@@ -121,14 +121,14 @@ TEST(ApiErrorMessage, AsyncFailureIsReadableOnTheWaitingThread) {
   ASSERT_NE(event, nullptr);
   EXPECT_EQ(lastError(), "");
   // The computation runs on a worker thread; its reason belongs to whoever waits.
-  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_OP_FAILED);
   const std::string message = lastError();
   expectBroadcastFailure(message);
   // Still there when read again, like after a synchronous failure.
   EXPECT_EQ(lastError(), message);
   // Waiting again reports the same failure with the same reason.
   ANNLinux_clearLastErrorMessage();
-  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_OP_FAILED);
   EXPECT_EQ(lastError(), message);
   ANeuralNetworksEvent_free(event);
 }
@@ -190,7 +190,7 @@ TEST(ApiErrorMessage, BurstFailureNamesTheOperation) {
   args.bind(run.execution);
   ANeuralNetworksBurst* burst = nullptr;
   ASSERT_EQ(ANeuralNetworksBurst_create(run.compilation, &burst), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksExecution_burstCompute(run.execution, burst), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_burstCompute(run.execution, burst), ANEURALNETWORKS_OP_FAILED);
   const std::string message = lastError();
   EXPECT_TRUE(contains(message, "ANeuralNetworksExecution_burstCompute")) << message;
   expectBroadcastFailure(message);
@@ -198,8 +198,9 @@ TEST(ApiErrorMessage, BurstFailureNamesTheOperation) {
 }
 
 TEST(ApiErrorMessage, PrepareFailureKeepsTheDriverReason) {
-  // Valid as a model (finish accepts it), but the driver finds at preparation that ADD of two
-  // [2] tensors cannot fill the declared [3] output.
+  // Valid as a model (finish accepts it: a declared output shape is the device's to check, as
+  // in the reference runtime), but the driver finds at preparation that ADD of two [2] tensors
+  // cannot fill the declared [3] output.
   ModelBuilder mb;
   const uint32_t a = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2});
   const uint32_t act = mb.addInt32(0);
@@ -228,7 +229,7 @@ TEST(ApiErrorMessage, QueriesAfterAFailedComputationSayWhy) {
   args.bind(run.execution);
   ANeuralNetworksEvent* event = nullptr;
   ASSERT_EQ(ANeuralNetworksExecution_startCompute(run.execution, &event), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_OP_FAILED);
   ANeuralNetworksEvent_free(event);
   uint32_t rank = 0;
   EXPECT_EQ(ANeuralNetworksExecution_getOutputOperandRank(run.execution, 0, &rank),
@@ -249,7 +250,7 @@ TEST(ApiErrorMessage, NextSuccessfulCallClearsTheMessage) {
     ANeuralNetworksEvent* event = nullptr;
     ASSERT_EQ(ANeuralNetworksExecution_startCompute(run.execution, &event),
               ANEURALNETWORKS_NO_ERROR);
-    EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_BAD_DATA);
+    EXPECT_EQ(ANeuralNetworksEvent_wait(event), ANEURALNETWORKS_OP_FAILED);
     EXPECT_NE(lastError(), "");
     ANeuralNetworksEvent_free(event);
     uint32_t count = 0;

@@ -506,18 +506,18 @@ TEST(ApiDevice, EventFromSyncFenceFdRules) {
   ev = reinterpret_cast<ANeuralNetworksEvent*>(0x1);
   EXPECT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(0, &ev), ANEURALNETWORKS_BAD_DATA);
   EXPECT_EQ(ev, nullptr);
-  // A readable pipe stands in for a signalled fence; the runtime duplicates the fd.
+  // Issue 9: only a sync_file is a fence. A pipe (even a readable one), a regular file or a
+  // socket is refused: waiting on a pipe that never becomes readable would never return.
   int p[2];
   ASSERT_EQ(pipe(p), 0);
-  ASSERT_EQ(write(p[1], "x", 1), 1);
-  ASSERT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(p[0], &ev), ANEURALNETWORKS_NO_ERROR);
+  for (int fd : {p[0], p[1]}) {
+    ev = reinterpret_cast<ANeuralNetworksEvent*>(0x1);
+    EXPECT_EQ(ANeuralNetworksEvent_createFromSyncFenceFd(fd, &ev), ANEURALNETWORKS_BAD_DATA);
+    EXPECT_EQ(ev, nullptr);
+    const std::string message = ANNLinux_getLastErrorMessage();
+    EXPECT_NE(message.find("sync"), std::string::npos) << message;
+  }
   close(p[0]);
-  EXPECT_EQ(ANeuralNetworksEvent_wait(ev), ANEURALNETWORKS_NO_ERROR);
-  int fd = -5;
-  EXPECT_EQ(ANeuralNetworksEvent_getSyncFenceFd(ev, &fd), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_GE(fd, 0);
-  if (fd >= 0) close(fd);
-  ANeuralNetworksEvent_free(ev);
   close(p[1]);
 }
 

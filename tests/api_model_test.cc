@@ -819,12 +819,15 @@ TEST(ApiModel, GetSupportedOperationsRejectsForeignDeviceHandle) {
   EXPECT_EQ(ANeuralNetworksModel_getSupportedOperationsForDevices(rm.m, bogus, 1, supported), ANEURALNETWORKS_BAD_DATA);
 }
 
-TEST(ApiModel, ReidentifyReplacesDeclaration) {
-  // identifyInputsAndOutputs may be called again before finish; the last call wins.
+TEST(ApiModel, ReidentifyIsRejected) {
+  // Issue 9: the inputs and outputs are declared once; a second identifyInputsAndOutputs is
+  // BAD_STATE and the first declaration stays in force.
   RawModel rm;
   buildAdd(rm);
   const uint32_t mi[] = {1, 0}, mo[] = {3};
-  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(rm.m, 2, mi, 1, mo), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(ANeuralNetworksModel_identifyInputsAndOutputs(rm.m, 2, mi, 1, mo), ANEURALNETWORKS_BAD_STATE);
+  const std::string message = ANNLinux_getLastErrorMessage();
+  EXPECT_NE(message.find("already identified"), std::string::npos) << message;
   ASSERT_EQ(ANeuralNetworksModel_finish(rm.m), ANEURALNETWORKS_NO_ERROR);
   ANeuralNetworksCompilation* c = nullptr;
   ASSERT_EQ(ANeuralNetworksCompilation_create(rm.m, &c), ANEURALNETWORKS_NO_ERROR);

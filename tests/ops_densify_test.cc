@@ -216,7 +216,7 @@ std::string expectBadData(const Sparse& s, const std::vector<float>& values,
     EXPECT_EQ(r.buildStatus, ANEURALNETWORKS_BAD_DATA);
     return "model";
   }
-  EXPECT_EQ(r.run.status, ANEURALNETWORKS_BAD_DATA) << "failed step: " << r.run.step;
+  EXPECT_EQ(r.run.status, ANEURALNETWORKS_OP_FAILED) << "failed step: " << r.run.step;
   if (mode == Metadata::kConstants) EXPECT_EQ(r.run.step, "Compilation_finish");
   else EXPECT_FALSE(r.run.step.empty());
   return r.run.step;
@@ -308,7 +308,7 @@ TEST_P(DensifyModes, HugeDenseOutputRejected) {
   if (r.buildStatus != ANEURALNETWORKS_NO_ERROR) {
     EXPECT_EQ(r.buildStatus, ANEURALNETWORKS_BAD_DATA);
   } else {
-    EXPECT_EQ(r.run.status, ANEURALNETWORKS_BAD_DATA) << r.run.step;
+    EXPECT_EQ(r.run.status, ANEURALNETWORKS_OP_FAILED) << r.run.step;
   }
 }
 
@@ -495,7 +495,7 @@ TEST(Densify, CorruptedMetadataNeverCrashes) {
       EXPECT_EQ(r.buildStatus, ANEURALNETWORKS_BAD_DATA) << "iteration " << iteration;
     } else if (r.run.status != ANEURALNETWORKS_NO_ERROR) {
       // OUTPUT_INSUFFICIENT_SIZE when a corrupted size still describes a valid, larger tensor.
-      EXPECT_TRUE(r.run.status == ANEURALNETWORKS_BAD_DATA ||
+      EXPECT_TRUE(r.run.status == ANEURALNETWORKS_OP_FAILED ||
                   r.run.status == ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE)
           << "iteration " << iteration << " step " << r.run.step << " status " << r.run.status;
     }

@@ -449,7 +449,7 @@ TEST(Elementwise2Validation, ShapeMismatchAtExecution) {
   ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 1, &at, av.data(), av.size() * 4), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setInput(e, 2, &bt, bv.data(), bv.size() * 4), ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, &at, ov.data(), ov.size() * 4), ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_OP_FAILED);
   ANeuralNetworksExecution_free(e);
   ANeuralNetworksCompilation_free(comp);
 }

@@ -248,7 +248,7 @@ TEST(ElementwiseValidation, BroadcastMismatchAtExecution) {
             ANEURALNETWORKS_NO_ERROR);
   ASSERT_EQ(ANeuralNetworksExecution_setOutput(e, 0, &ot, ov.data(), ov.size() * 4),
             ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_OP_FAILED);
   ANeuralNetworksExecution_free(e);
   ANeuralNetworksCompilation_free(c);
 }

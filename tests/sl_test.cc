@@ -514,19 +514,13 @@ TEST(SupportLibrary, DiagnosticsReportCompilationsAndEveryExecutionMode) {
   ANeuralNetworksCompilation_free(c);
 
   // A compilation that fails is reported too, with its error code and its own session id.
-  // A CONV_2D whose filter depth (2) differs from the input's (1): valid to build, rejected
-  // by the device when compiling.
+  // An ADD of two [2] tensors declared to give [3]: valid to build (the declared output shape
+  // is the device's to check), rejected by the device when compiling.
   nntest::ModelBuilder mismatch;
-  const uint32_t input = mismatch.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 2, 2, 1});
-  const uint32_t filter = mismatch.addConstant<float>(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 1, 1, 2},
-                                                      {1.f, 1.f});
-  const uint32_t bias = mismatch.addConstant<float>(ANEURALNETWORKS_TENSOR_FLOAT32, {1}, {0.f});
-  const uint32_t padding = mismatch.addInt32(ANEURALNETWORKS_PADDING_SAME);
-  const uint32_t stride = mismatch.addInt32(1);
+  const uint32_t input = mismatch.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2});
   const uint32_t act = mismatch.addInt32(ANEURALNETWORKS_FUSED_NONE);
-  const uint32_t o = mismatch.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 2, 2, 1});
-  mismatch.addOperation(ANEURALNETWORKS_CONV_2D, {input, filter, bias, padding, stride, stride, act},
-                        {o});
+  const uint32_t o = mismatch.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {3});
+  mismatch.addOperation(ANEURALNETWORKS_ADD, {input, input, act}, {o});
   ASSERT_EQ(mismatch.finish({input}, {o}), ANEURALNETWORKS_NO_ERROR);
   ANeuralNetworksCompilation* failing = compileOnCpu(mismatch);
   ASSERT_NE(failing, nullptr);

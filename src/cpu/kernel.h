@@ -6,6 +6,8 @@
 // What an operation *is* (validation, shape inference) lives in the catalog (src/spec/).
 #pragma once
 
+#include <time.h>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -96,6 +98,46 @@ class OpContext : public ShapeContext {
   const OpState* state_ = nullptr;
   std::unique_ptr<OpState>* initState_ = nullptr;
   std::unique_ptr<OpScratch>* scratch_ = nullptr;
+};
+
+// CLOCK_MONOTONIC in nanoseconds, the clock of ExecutionEnv::deadlineNs (a vDSO call, ~20 ns).
+inline uint64_t monotonicNowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Lets a kernel whose work grows with data (sampling ratios, sample counts, loop trip counts,
+// large GEMMs) stop soon after the execution's deadline instead of only between operations.
+// Reads the clock once every `every` calls of expired(), so a poll in an inner loop costs a
+// counter increment; pick `every` so that that many iterations take well under a millisecond.
+class DeadlinePoll {
+ public:
+  DeadlinePoll(const OpContext& ctx, uint32_t every)
+      : ctx_(ctx), deadlineNs_(ctx.env().executing ? ctx.env().deadlineNs : 0),
+        every_(every ? every : 1) {}
+  // True once the deadline has passed (and stays true).
+  bool expired() {
+    if (deadlineNs_ == 0) return false;
+    if (passed_) return true;
+    if (++count_ < every_) return false;
+    count_ = 0;
+    passed_ = monotonicNowNs() > deadlineNs_;
+    return passed_;
+  }
+  // The error a kernel returns when expired() said so.
+  Status missed() const {
+    return makeError(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
+                     "%s (operation #%u): deadline passed during the computation", ctx_.name(),
+                     ctx_.operationIndex());
+  }
+
+ private:
+  const OpContext& ctx_;
+  uint64_t deadlineNs_;
+  uint32_t every_;
+  uint32_t count_ = 0;
+  bool passed_ = false;
 };
 
 struct CpuKernel {

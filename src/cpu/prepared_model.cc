@@ -573,6 +573,11 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   if (!anyInsufficient) {
     run = runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
                         main_.fullyStatic && !staticRun, st->scratch);
+    // A failure of the computation itself (shape rules on run-time values, out-of-range
+    // indices, broadcasting) is OP_FAILED, as in the reference runtime: BAD_DATA is for the
+    // arguments of the call, checked above. Deadlines and insufficient outputs keep theirs.
+    if (!run.ok() && run.code() == ErrorStatus::INVALID_ARGUMENT)
+      run = Status(ErrorStatus::GENERAL_FAILURE, run.message());
     if (!run.ok() && run.code() != ErrorStatus::OUTPUT_INSUFFICIENT_SIZE) return run;
   }
   anyInsufficient = false;

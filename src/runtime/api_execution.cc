@@ -1,4 +1,6 @@
 // C entry points: ANeuralNetworksExecution_* and ANeuralNetworksEvent_*.
+#include <linux/sync_file.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <new>
@@ -256,6 +258,14 @@ int ANeuralNetworksEvent_createFromSyncFenceFd(int syncFenceFd, ANeuralNetworksE
     *event = nullptr;
     if (syncFenceFd <= 0) {
       return apiError(ANEURALNETWORKS_BAD_DATA, "%s: invalid sync fence fd %d", fn, syncFenceFd);
+    }
+    // Only a Linux sync_file signals the way Event_wait polls for; any other fd (a pipe, a
+    // socket, a regular file) may never signal, so a wait on it would never return.
+    sync_file_info info{};
+    if (ioctl(syncFenceFd, SYNC_IOC_FILE_INFO, &info) != 0) {
+      return apiError(ANEURALNETWORKS_BAD_DATA,
+                      "%s: fd %d is not a sync fence (the SYNC_IOC_FILE_INFO query failed)", fn,
+                      syncFenceFd);
     }
     const int fd = dup(syncFenceFd);
     if (fd < 0) return apiError(ANEURALNETWORKS_BAD_DATA, "%s: dup(%d) failed", fn, syncFenceFd);

@@ -51,14 +51,30 @@ ApiResult RuntimeMemoryDesc::addRole(const RuntimeCompilation* compilation, bool
     }
   }
   const Operand& o = sg.operands[list[index]];
-  if (o.type == OperandType::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+  // A scalar role takes no dimensions: refuse one after setDimensions gave a rank (the other
+  // order is refused by setDimensions).
+  if (isScalarType(o.type) && haveDims_ && !info_.dimensions.empty()) {
     return apiError(ANEURALNETWORKS_BAD_DATA,
-                    "%s: per-channel quantized operands cannot be backed by device memory", fn);
+                    "%s: the operand is a %s scalar but the descriptor has dimensions %s", fn,
+                    toString(o.type), toString(info_.dimensions).c_str());
   }
+  // Per-channel quantized roles (e.g. a convolution filter given at execution) are plain
+  // bytes in memory; every role must agree on the channel dimension and scales.
+  auto sameChannelQuant = [&](const std::shared_ptr<ChannelQuant>& a,
+                              const std::shared_ptr<ChannelQuant>& b) {
+    if (!a || !b) return a == b;
+    return a->channelDim == b->channelDim && a->scales == b->scales;
+  };
   if (info_.roles.empty()) {
     info_.type = o.type;
     scale_ = o.scale;
     zeroPoint_ = o.zeroPoint;
+    channelQuant_ = o.channelQuant;
+  } else if (o.type == info_.type && !sameChannelQuant(o.channelQuant, channelQuant_)) {
+    return apiError(ANEURALNETWORKS_BAD_DATA,
+                    "%s: the operand's per-channel quantization (channel dimension and scales) "
+                    "differs from earlier roles",
+                    fn);
   } else if (o.type != info_.type || o.scale != scale_ || o.zeroPoint != zeroPoint_) {
     return apiError(
         ANEURALNETWORKS_BAD_DATA,

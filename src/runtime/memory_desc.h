@@ -2,6 +2,8 @@
 // will serve and the shape it must have; ANeuralNetworksMemory_createFromDesc allocates it.
 #pragma once
 
+#include <memory>
+
 #include <vector>
 
 #include "runtime/memory.h"
@@ -21,6 +23,8 @@ class RuntimeMemoryDesc {
   DescMemoryInfo info_;
   float scale_ = 0.f;
   int32_t zeroPoint_ = 0;
+  // Per-channel parameters of the roles (TENSOR_QUANT8_SYMM_PER_CHANNEL), equal for every role.
+  std::shared_ptr<ChannelQuant> channelQuant_;
   bool haveDims_ = false;  // info_.dimensions holds a (possibly partial) shape
   bool finished_ = false;
 };

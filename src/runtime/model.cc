@@ -7,6 +7,7 @@
 #include "runtime/memory.h"
 #include "spec/catalog.h"
 #include "spec/model_validation.h"
+#include "spec/static_shapes.h"
 
 namespace nn {
 namespace {
@@ -316,7 +317,10 @@ ApiResult RuntimeModel::addOperation(int32_t type, uint32_t inputCount, const ui
   if (const OperationSpec* spec = findOperationSpec(static_cast<OperationType>(type))) {
     ValidationContext ctx(*model_, model_->main,
                           static_cast<uint32_t>(model_->main.operations.size() - 1));
-    const Status s = spec->validate(ctx);
+    Status s = spec->validate(ctx);
+    // Shape rules whose inputs are already settled run now too (issue 9), e.g. a
+    // FULLY_CONNECTED bias whose length differs from the number of units.
+    if (s == kOk) s = checkOperationShapes(*model_, ctx.operationIndex());
     if (s != kOk) {
       model_->main.operations.pop_back();
       return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, s.message().c_str());
@@ -329,8 +333,14 @@ ApiResult RuntimeModel::identifyInputsAndOutputs(uint32_t inputCount, const uint
                                                  uint32_t outputCount, const uint32_t* outputs) {
   const char* fn = "ANeuralNetworksModel_identifyInputsAndOutputs";
   NN_API_RETURN_IF_ERROR(checkMutable(fn));
+  // The inputs and outputs are declared once (issue 9): a second declaration would silently
+  // renumber the execution indexes that memory descriptors and callers already rely on.
+  if (identified_) {
+    return apiError(ANEURALNETWORKS_BAD_STATE,
+                    "%s: the model's inputs and outputs were already identified", fn);
+  }
   Subgraph& sg = model_->main;
-  // Calling again replaces the previous declaration.
+  // A failed call leaves nothing declared, so the caller may try again.
   for (uint32_t i : sg.inputIndexes) sg.operands[i].lifetime = Lifetime::TEMPORARY_VARIABLE;
   for (uint32_t i : sg.outputIndexes) sg.operands[i].lifetime = Lifetime::TEMPORARY_VARIABLE;
   sg.inputIndexes.clear();
@@ -431,6 +441,10 @@ ApiResult RuntimeModel::finish() {
     }
   }
   if (const Status s = validateModel(*model_, nullptr); s != kOk) {
+    return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, s.message().c_str());
+  }
+  // Every shape rule that constants and fully specified inputs decide (issue 9).
+  if (const Status s = checkStaticShapes(*model_); s != kOk) {
     return apiError(ANEURALNETWORKS_BAD_DATA, "%s: %s", fn, s.message().c_str());
   }
   invalid_ = false;

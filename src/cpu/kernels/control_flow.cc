@@ -96,6 +96,7 @@ Status resolveWhile(OpContext& ctx) {
   std::vector<OwnedTensor> condOut, bodyOut;
   const uint64_t start = nowNs();
   const uint64_t timeout = ctx.env().loopTimeoutNs;
+  DeadlinePoll deadline(ctx, 1);
   for (;;) {
     for (uint32_t i = 0; i < m + k; ++i) {
       views[i] = viewOf(carried[i]);
@@ -109,6 +110,8 @@ Status resolveWhile(OpContext& ctx) {
     if (bodyOut.size() != m + k)
       return ctx.fail("the body model produced %zu outputs, expected %u", bodyOut.size(), m + k);
     carried.swap(bodyOut);
+    // The execution's deadline, once per iteration (the body's operations check it too).
+    if (deadline.expired()) return deadline.missed();
     if (nowNs() - start > timeout) {
       return makeError(ErrorStatus::MISSED_DEADLINE_TRANSIENT,
                        "WHILE (operation #%u): the loop did not finish within the loop timeout "

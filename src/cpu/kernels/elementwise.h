@@ -231,14 +231,19 @@ inline T requantize(T value, const Shape& from, const Shape& to) {
 }
 
 // exp(x) in float arithmetic that vectorizes: Cody-Waite range reduction x = n*ln2 + r and a
-// degree-6 polynomial for exp(r); within ~2 ulp of expf over the clamped range. Inputs are
-// clamped to [-87, 88] so the 2^n scale stays a normal float.
+// degree-6 polynomial for exp(r); within ~2 ulp of expf over [-87, 88]. Special values are
+// selected, never converted: NaN gives NaN, beyond ln(FLT_MAX) +inf, below -87.34 (where the
+// result is subnormal) 0; the reduced input is clamped first, so the float-to-int conversion and
+// the exponent shift only ever see n in [-126, 127] (no UB for NaN or +-inf).
 inline float vexp(float x) {
-  x = std::min(std::max(x, -87.0f), 88.0f);
+  const bool isNan = !(x == x);
+  const bool overflow = x > 88.72283935546875f;
+  const bool underflow = x < -87.33654022216797f;
+  const float c = isNan ? 0.0f : std::min(std::max(x, -87.0f), 88.0f);
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kRoundMagic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  const float n = (x * kLog2e + kRoundMagic) - kRoundMagic;
-  float r = x - n * 0.693359375f;  // ln2 split into an exact high part...
+  const float n = (c * kLog2e + kRoundMagic) - kRoundMagic;
+  float r = c - n * 0.693359375f;  // ln2 split into an exact high part...
   r = r - n * -2.12194440e-4f;     // ...and the remainder
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
@@ -247,8 +252,10 @@ inline float vexp(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float y = p * (r * r) + r + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  return y * __builtin_bit_cast(float, bits);
+  // n + 127 is in [1, 255] here: an unsigned shift into the exponent field.
+  const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23;
+  const float e = y * __builtin_bit_cast(float, bits);
+  return isNan ? x : overflow ? std::numeric_limits<float>::infinity() : underflow ? 0.0f : e;
 }
 
 }  // namespace elementwise

@@ -35,6 +35,8 @@ Status execute(OpContext& ctx) {
   const recurrent::FloatIn logits(ctx, kLogits);
   int32_t* out = ctx.output<int32_t>(0);
   std::vector<double> cdf(classes);
+  // The sample count comes from data (up to INT32_MAX per row): stop soon after a deadline.
+  DeadlinePoll poll(ctx, 4096);
   for (uint32_t b = 0; b < batches; ++b) {
     const float* row = logits.get() + static_cast<size_t>(b) * classes;
     // Unnormalized cumulative probabilities, shifted by the max logit for range safety.
@@ -53,6 +55,7 @@ Status execute(OpContext& ctx) {
       continue;
     }
     for (uint32_t s = 0; s < samples; ++s) {
+      if (poll.expired()) return poll.missed();
       const double u = uniform(rng) * total;
       const auto it = std::upper_bound(cdf.begin(), cdf.end(), u);
       o[s] = static_cast<int32_t>(std::min<size_t>(it - cdf.begin(), classes - 1));

@@ -100,6 +100,25 @@ AlignGrid<R> alignGrid(R x1, R y1, R x2, R y2, const RoiParams& p) {
   return g;
 }
 
+// The spec puts no upper bound on the sampling ratios, but 1e9 x 1e9 samples per output bin
+// would keep a core busy for centuries. Work beyond this many channel-samples per box (about a
+// minute of computation) is refused; deadlines stop shorter runs (DeadlinePoll below).
+constexpr double kMaxSamplesPerBox = 68719476736.0;  // 2^36
+
+template <typename R>
+Status checkSamplingWork(OpContext& ctx, uint32_t box, const AlignGrid<R>& g, const Image4& out,
+                         uint32_t channels) {
+  const double work = static_cast<double>(g.hRatio) * g.wRatio * out.h * out.w * channels;
+  if (work > kMaxSamplesPerBox)
+    return ctx.fail("box %u: sampling ratios %u x %u over a %ux%u output with %u channels need "
+                    "%.3g samples, more than the %.3g this implementation computes per box",
+                    box, g.hRatio, g.wRatio, out.h, out.w, channels, work, kMaxSamplesPerBox);
+  return kOk;
+}
+
+// Polls the deadline every this many bilinear samples (each touches every channel).
+constexpr uint32_t kSamplesPerDeadlinePoll = 256;
+
 // Float32 (R = float) and float16 (R = Half) data with boxes of the same type.
 template <typename T>
 Status roiAlignFloat(OpContext& ctx, const RoiParams& p) {
@@ -114,6 +133,7 @@ Status roiAlignFloat(OpContext& ctx, const RoiParams& p) {
   const R wScale = static_cast<R>(1.0f / p.wStride);
   const uint32_t numRois = ctx.inputShape(1).dims[0];
   std::vector<R> acc(in.c);
+  DeadlinePoll poll(ctx, kSamplesPerDeadlinePoll);
   for (uint32_t r = 0; r < numRois; ++r) {
     const T* box = rois + r * kRoiDim;
     if (!(static_cast<float>(box[0]) >= 0 && static_cast<float>(box[1]) >= 0 &&
@@ -125,7 +145,8 @@ Status roiAlignFloat(OpContext& ctx, const RoiParams& p) {
                                 static_cast<float>(y1), static_cast<float>(x2),
                                 static_cast<float>(y2), in));
     const AlignGrid<R> g = alignGrid<R>(x1, y1, x2, y2, p);
-    const R count = static_cast<R>(static_cast<float>(g.wRatio * g.hRatio));
+    NN_RETURN_IF_ERROR(checkSamplingWork(ctx, r, g, out, in.c));
+    const R count = static_cast<R>(static_cast<float>(g.wRatio) * static_cast<float>(g.hRatio));
     const T* img = data + static_cast<size_t>(batches[r]) * in.sn;
     for (uint32_t i = 0; i < out.h; ++i) {
       for (uint32_t j = 0; j < out.w; ++j) {
@@ -134,6 +155,7 @@ Status roiAlignFloat(OpContext& ctx, const RoiParams& p) {
         std::fill(acc.begin(), acc.end(), R(0));
         for (uint32_t yi = 0; yi < g.hRatio; ++yi) {
           for (uint32_t xi = 0; xi < g.wRatio; ++xi) {
+            if (poll.expired()) return poll.missed();
             const R y = hStart + g.hBin / R(2) + g.hBin * static_cast<R>(yi);
             const R x = wStart + g.wBin / R(2) + g.wBin * static_cast<R>(xi);
             const BilinearTap<R> t = bilinearTap<R>(y, x, in);
@@ -171,6 +193,7 @@ Status roiAlignQuant(OpContext& ctx, const RoiParams& p) {
   constexpr int32_t qmin = std::numeric_limits<T>::min();
   constexpr int32_t qmax = std::numeric_limits<T>::max();
   std::vector<int32_t> acc(in.c);
+  DeadlinePoll poll(ctx, kSamplesPerDeadlinePoll);
   for (uint32_t r = 0; r < numRois; ++r) {
     const uint16_t* box = rois + r * kRoiDim;
     const float x1 = static_cast<float>(box[0]) * wScale * 0.125f;
@@ -179,7 +202,8 @@ Status roiAlignQuant(OpContext& ctx, const RoiParams& p) {
     const float y2 = static_cast<float>(box[3]) * hScale * 0.125f;
     NN_RETURN_IF_ERROR(checkBox(ctx, r, batches[r], in.n, x1, y1, x2, y2, in));
     const AlignGrid<float> g = alignGrid<float>(x1, y1, x2, y2, p);
-    const uint32_t count = g.wRatio * g.hRatio;
+    NN_RETURN_IF_ERROR(checkSamplingWork(ctx, r, g, out, in.c));
+    const uint64_t count = uint64_t(g.wRatio) * g.hRatio;
     const float realMultiplier =
         inShape.scale * kWeightScale / outShape.scale / static_cast<float>(count);
     int32_t multiplier = 0;
@@ -195,6 +219,7 @@ Status roiAlignQuant(OpContext& ctx, const RoiParams& p) {
         std::fill(acc.begin(), acc.end(), 0);
         for (uint32_t yi = 0; yi < g.hRatio; ++yi) {
           for (uint32_t xi = 0; xi < g.wRatio; ++xi) {
+            if (poll.expired()) return poll.missed();
             const float y = hStart + g.hBin / 2 + g.hBin * yi;
             const float x = wStart + g.wBin / 2 + g.wBin * xi;
             const BilinearTap<float> t = bilinearTap<float>(y, x, in);

@@ -158,10 +158,20 @@ Status executeQuant(OpContext& ctx, Path path, const AxisSplit& s, float beta) {
                (1ll << 31) - 1.0);
   int32_t multiplier = 0;
   int leftShift = 0;
-  if (!quantizeMultiplierGreaterThanOne(realMultiplier, &multiplier, &leftShift))
+  int32_t diffMin = 0;
+  if (quantizeMultiplierGreaterThanOne(realMultiplier, &multiplier, &leftShift)) {
+    diffMin = -calculateInputRadius(kScaledDiffIntegerBits, leftShift);
+  } else if (realMultiplier >= 1073741824.0) {
+    // beta * scale >= 16 (the multiplier is clamped to 2^31 - 1 above): the reference's left
+    // shift is 31 and its input radius 0, so only a row's maxima (difference 0, exp(0) = 1)
+    // contribute and the multiplier only ever scales 0. Compute that rather than refusing.
+    multiplier = std::numeric_limits<int32_t>::max();
+    leftShift = 0;
+    diffMin = 0;
+  } else {
     return ctx.fail("beta %g * input scale %g is too small for the fixed-point rescaling", beta,
                     inShape.scale);
-  const int32_t diffMin = -calculateInputRadius(kScaledDiffIntegerBits, leftShift);
+  }
   const T* in = ctx.input<T>(kInput);
   T* out = ctx.output<T>(0);
   const size_t rows = s.outer * s.inner;

@@ -161,6 +161,17 @@ void repackQuantFilter(OpContext& ctx, const Geometry& g, std::vector<int32_t>* 
 }
 
 bool xnnpackSupported(const Geometry& g) {
+  // XNNPACK's deconvolution crashes (a null indirection row in its igemm, or a fault in
+  // setup) when an output extent is smaller than the stride or a padding covers a whole
+  // kernel extent, i.e. when some output phase has no input tap: those shapes take the
+  // gather kernel (issue 9).
+  if (g.outH < static_cast<uint32_t>(g.p.strideH) || g.outW < static_cast<uint32_t>(g.p.strideW))
+    return false;
+  if (g.p.padTop >= static_cast<int32_t>(g.filterH) ||
+      g.p.padBottom >= static_cast<int32_t>(g.filterH) ||
+      g.p.padLeft >= static_cast<int32_t>(g.filterW) ||
+      g.p.padRight >= static_cast<int32_t>(g.filterW))
+    return false;
   XnnDeconvConfig c;
   uint32_t adjH = 0, adjW = 0;
   return xnnConfig(g, &c, &adjH, &adjW) && xnnDeconvolutionSupported(c);

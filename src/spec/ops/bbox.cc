@@ -5,6 +5,7 @@
 // BOX_WITH_NMS_LIMIT and GENERATE_PROPOSALS produce a number of boxes that depends on the
 // input values: shape inference checks what the input shapes allow and returns kDeferred;
 // the CPU kernel computes the outputs (and so their shapes) when it runs.
+#include "spec/ops/dim_math.h"
 #include "spec/operation.h"
 #include "spec/ops/detection.h"
 
@@ -132,7 +133,10 @@ Status inferBboxTransformShapes(ShapeContext& ctx) {
   NN_RETURN_IF_ERROR(checkDim(ctx, 1, 0, numRois, "the number of boxes"));
   NN_RETURN_IF_ERROR(checkDim(ctx, 2, 0, numRois, "the number of boxes"));
   NN_RETURN_IF_ERROR(checkDim(ctx, 3, 1, 2, "2"));
-  return ctx.setOutputDims(0, {numRois, numClasses * kRoiDim});
+  uint32_t width;
+  if (!dim_math::productDim({numClasses, kRoiDim}, &width))
+    return ctx.fail("input 1: %u classes x 4 coordinates do not fit a 32-bit dimension", numClasses);
+  return ctx.setOutputDims(0, {numRois, width});
 }
 
 // ---- BOX_WITH_NMS_LIMIT -------------------------------------------------------------

@@ -1,4 +1,5 @@
 #include "spec/ops/common.h"
+#include "spec/ops/dim_math.h"
 
 namespace nn {
 
@@ -50,20 +51,25 @@ void implicitPadding(uint32_t inSize, uint32_t stride, uint32_t dilation, uint32
   *head = *tail = 0;
   if (paddingCode != kPaddingSame || stride == 0) return;
   const int64_t outSize = (static_cast<int64_t>(inSize) + stride - 1) / stride;
-  const int64_t effective = (static_cast<int64_t>(filterSize) - 1) * dilation + 1;
-  const int64_t needed = std::max<int64_t>(0, (outSize - 1) * stride + effective - inSize);
-  *head = static_cast<uint32_t>(needed / 2);
-  *tail = static_cast<uint32_t>(needed - needed / 2);
+  // Saturating: filter * dilation and out * stride may exceed int64 for hostile values; a
+  // padding that does not fit 32 bits is clamped (the window check then fails cleanly).
+  const uint64_t effective =
+      dim_math::addSat(dim_math::mulSat(filterSize > 0 ? filterSize - 1 : 0, dilation), 1);
+  const uint64_t covered =
+      dim_math::addSat(dim_math::mulSat(uint64_t(outSize > 0 ? outSize - 1 : 0), stride), effective);
+  const uint64_t needed = covered > inSize ? covered - inSize : 0;
+  *head = static_cast<uint32_t>(std::min<uint64_t>(needed / 2, UINT32_MAX));
+  *tail = static_cast<uint32_t>(std::min<uint64_t>(needed - needed / 2, UINT32_MAX));
 }
 
 bool windowOutputSize(uint32_t inSize, uint32_t filterSize, uint32_t stride, uint32_t dilation,
                       uint32_t padHead, uint32_t padTail, uint32_t* out) {
   if (stride == 0 || dilation == 0 || filterSize == 0) return false;
-  const int64_t effective = (static_cast<int64_t>(filterSize) - 1) * dilation + 1;
-  const int64_t span = static_cast<int64_t>(inSize) + padHead + padTail - effective;
-  if (span < 0) return false;
-  *out = static_cast<uint32_t>(span / stride + 1);
-  return true;
+  const uint64_t effective = dim_math::addSat(dim_math::mulSat(filterSize - 1, dilation), 1);
+  const uint64_t padded = dim_math::addSat(dim_math::addSat(inSize, padHead), padTail);
+  if (padded < effective) return false;
+  // A 32-bit input plus two 32-bit paddings may give more than 2^32 - 1 outputs.
+  return dim_math::stridedDim(padded - effective, stride, out);
 }
 
 bool quantizeMultiplier(double realMultiplier, int32_t* quantized, int* shift) {

@@ -1,5 +1,6 @@
 // LSH_PROJECTION: signature and output shape. The hashing is in
 // cpu/kernels/lsh_projection.cc.
+#include "spec/ops/dim_math.h"
 #include "spec/operation.h"
 #include "spec/ops/recurrent.h"
 
@@ -91,7 +92,13 @@ Status inferShapes(ShapeContext& ctx) {
   const Shape& input = ctx.inputShape(kInput);
   if (input.rank() < 1) return ctx.fail("input 1: expected rank >= 1, got 0");
   NN_RETURN_IF_ERROR(checkWeight(ctx));
-  if (type == kDense) return ctx.setOutputDims(0, {numHash * numBits});
+  if (type == kDense) {
+    uint32_t bits;
+    if (!dim_math::productDim({numHash, numBits}, &bits))
+      return ctx.fail("input 0 (hash): %u x %u output bits do not fit a 32-bit dimension", numHash,
+                      numBits);
+    return ctx.setOutputDims(0, {bits});
+  }
   return ctx.setOutputDims(0, {numHash});
 }
 

@@ -4,6 +4,7 @@
 // the cell runs in cpu/kernels/lstm.cc.
 #include <string>
 
+#include "spec/ops/dim_math.h"
 #include "spec/operation.h"
 #include "spec/ops/lstm.h"
 #include "spec/ops/recurrent.h"
@@ -134,7 +135,11 @@ Status inferShapes(ShapeContext& ctx) {
   Sizes d;
   const Status s = configure(ctx, &cfg, &d);
   if (s != kOk) return s;
-  NN_RETURN_IF_ERROR(ctx.setOutputDims(kScratch, {d.batch, d.cell * (cfg.cifg ? 3u : 4u)}));
+  uint32_t scratch;
+  if (!dim_math::productDim({d.cell, cfg.cifg ? 3u : 4u}, &scratch))
+    return ctx.fail("output 0 (scratch buffer): %u cells x %u gates do not fit a 32-bit dimension",
+                    d.cell, cfg.cifg ? 3u : 4u);
+  NN_RETURN_IF_ERROR(ctx.setOutputDims(kScratch, {d.batch, scratch}));
   NN_RETURN_IF_ERROR(ctx.setOutputDims(kOutputStateOut, {d.batch, d.output}));
   NN_RETURN_IF_ERROR(ctx.setOutputDims(kCellStateOut, {d.batch, d.cell}));
   return ctx.setOutputDims(kOutput, {d.batch, d.output});

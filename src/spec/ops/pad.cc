@@ -1,4 +1,5 @@
 // PAD with the logical zero: signature and output shape (input + paddings per dimension).
+#include "spec/ops/dim_math.h"
 #include "spec/ops/pad.h"
 
 #include "spec/ops/reduce_util.h"
@@ -55,10 +56,10 @@ Status inferShapes(ShapeContext& ctx) {
   NN_RETURN_IF_ERROR(pad_ops::readPadPaddings(ctx, &pads));
   Dims out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
-    const uint64_t d = uint64_t(in[i]) + uint64_t(pads[2 * i]) + uint64_t(pads[2 * i + 1]);
-    if (d > UINT32_MAX) return ctx.fail("output dimension %zu (%llu) is too large", i,
-                                        (unsigned long long)d);
-    out[i] = static_cast<uint32_t>(d);
+    if (!dim_math::paddedDim(in[i], pads[2 * i], pads[2 * i + 1], &out[i]))
+      return ctx.fail("input 1 (paddings): dimension %zu padded by %d and %d does not fit a "
+                      "32-bit dimension (input extent %u)",
+                      i, pads[2 * i], pads[2 * i + 1], in[i]);
   }
   return ctx.setOutputDims(0, std::move(out));
 }

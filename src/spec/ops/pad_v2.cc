@@ -1,5 +1,6 @@
 // PAD_V2 (pad with a given value) and MIRROR_PAD (pad by reflecting the input): signatures
 // and output shapes (input + paddings per dimension).
+#include "spec/ops/dim_math.h"
 #include "spec/ops/pad.h"
 
 #include "spec/ops/shape_util.h"
@@ -60,9 +61,10 @@ Status setPaddedOutput(ShapeContext& ctx, const std::vector<int32_t>& pads) {
   const Dims& in = ctx.inputShape(0).dims;
   Dims out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
-    const uint64_t d = uint64_t(in[i]) + uint64_t(pads[2 * i]) + uint64_t(pads[2 * i + 1]);
-    if (d > UINT32_MAX) return ctx.fail("output dimension %zu is too large", i);
-    out[i] = static_cast<uint32_t>(d);
+    if (!dim_math::paddedDim(in[i], pads[2 * i], pads[2 * i + 1], &out[i]))
+      return ctx.fail("input 1 (paddings): dimension %zu padded by %d and %d does not fit a "
+                      "32-bit dimension (input extent %u)",
+                      i, pads[2 * i], pads[2 * i + 1], in[i]);
   }
   return ctx.setOutputDims(0, std::move(out));
 }

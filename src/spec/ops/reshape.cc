@@ -1,5 +1,6 @@
 // RESHAPE and SQUEEZE: shape-only operations; their signatures and output shapes.
 #include "spec/operation.h"
+#include "spec/ops/dim_math.h"
 #include "spec/ops/shape_util.h"
 
 namespace nn {
@@ -57,7 +58,7 @@ Status inferReshape(ShapeContext& ctx) {
     }
     if (v < 0) return ctx.fail("input 1 (shape): entry %zu is %d; must be >= 0 or -1", i, v);
     out[i] = static_cast<uint32_t>(v);
-    known *= static_cast<uint64_t>(v);
+    known = dim_math::mulSat(known, static_cast<uint64_t>(v));  // never wraps to match
   }
   if (wildcard >= 0) {
     if (known == 0 || inCount % known != 0)

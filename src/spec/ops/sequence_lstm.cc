@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "spec/ops/dim_math.h"
 #include "spec/operation.h"
 #include "spec/ops/lstm.h"
 #include "spec/ops/recurrent.h"
@@ -275,7 +276,10 @@ Status inferShapes(ShapeContext& ctx) {
   const uint32_t B = g.fwSizes.batch, T = g.maxTime;
   const uint32_t fwO = g.fwSizes.output, bwO = g.bwSizes.output;
   auto seqDims = [&](uint32_t last) { return g.timeMajor ? Dims{T, B, last} : Dims{B, T, last}; };
-  NN_RETURN_IF_ERROR(ctx.setOutputDims(0, seqDims(g.merge ? fwO + bwO : fwO)));
+  uint32_t merged = fwO;
+  if (g.merge && !dim_math::sumDim({fwO, bwO}, &merged))
+    return ctx.fail("output 0: merged outputs %u + %u do not fit a 32-bit dimension", fwO, bwO);
+  NN_RETURN_IF_ERROR(ctx.setOutputDims(0, seqDims(merged)));
   uint32_t next = 1;
   if (!g.merge) NN_RETURN_IF_ERROR(ctx.setOutputDims(next++, seqDims(bwO)));
   if (ctx.numOutputs() > next) {

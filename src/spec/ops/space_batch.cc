@@ -1,6 +1,7 @@
 // Rearrangements between the batch, spatial and depth dimensions of 4-D images:
 // BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH. Signatures,
 // parameters and output shapes.
+#include "spec/ops/dim_math.h"
 #include "spec/ops/space_batch.h"
 
 #include <cstring>
@@ -104,10 +105,11 @@ Status inferDepthToSpace(ShapeContext& ctx) {
   if (in.c % bb != 0)
     return ctx.fail("input 0: depth %u is not divisible by block_size^2 = %llu", in.c,
                     (unsigned long long)bb);
-  const uint64_t h = uint64_t(in.h) * block, w = uint64_t(in.w) * block;
-  if (h > UINT32_MAX || w > UINT32_MAX) return ctx.fail("output spatial size is too large");
-  return ctx.setOutputDims(0, makeImageDims(in.n, uint32_t(h), uint32_t(w),
-                                            uint32_t(in.c / bb), nchw));
+  uint32_t h, w;
+  if (!dim_math::productDim({in.h, uint64_t(block)}, &h) ||
+      !dim_math::productDim({in.w, uint64_t(block)}, &w))
+    return ctx.fail("input 1 (block size): output spatial size does not fit a 32-bit dimension");
+  return ctx.setOutputDims(0, makeImageDims(in.n, h, w, uint32_t(in.c / bb), nchw));
 }
 
 Status inferSpaceToDepth(ShapeContext& ctx) {
@@ -120,9 +122,10 @@ Status inferSpaceToDepth(ShapeContext& ctx) {
   if (in.h % block != 0 || in.w % block != 0)
     return ctx.fail("input 0: height %u and width %u must both be divisible by block_size %d",
                     in.h, in.w, block);
-  const uint64_t c = uint64_t(in.c) * block * block;
-  if (c > UINT32_MAX) return ctx.fail("output depth is too large");
-  return ctx.setOutputDims(0, makeImageDims(in.n, in.h / block, in.w / block, uint32_t(c), nchw));
+  uint32_t c;
+  if (!dim_math::productDim({in.c, uint64_t(block), uint64_t(block)}, &c))
+    return ctx.fail("input 1 (block size): output depth does not fit a 32-bit dimension");
+  return ctx.setOutputDims(0, makeImageDims(in.n, in.h / block, in.w / block, c, nchw));
 }
 
 // ---- BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND ----------------------------------------------
@@ -161,10 +164,11 @@ Status inferBatchToSpace(ShapeContext& ctx) {
   if (in.n % bb != 0)
     return ctx.fail("input 0: batch %u is not divisible by the block size product %llu", in.n,
                     (unsigned long long)bb);
-  const uint64_t h = uint64_t(in.h) * block[0], w = uint64_t(in.w) * block[1];
-  if (h > UINT32_MAX || w > UINT32_MAX) return ctx.fail("output spatial size is too large");
-  return ctx.setOutputDims(0, makeImageDims(uint32_t(in.n / bb), uint32_t(h), uint32_t(w), in.c,
-                                            nchw));
+  uint32_t h, w;
+  if (!dim_math::productDim({in.h, uint64_t(block[0])}, &h) ||
+      !dim_math::productDim({in.w, uint64_t(block[1])}, &w))
+    return ctx.fail("input 1 (block shape): output spatial size does not fit a 32-bit dimension");
+  return ctx.setOutputDims(0, makeImageDims(uint32_t(in.n / bb), h, w, in.c, nchw));
 }
 
 Status validateSpaceToBatch(ValidationContext& c) {
@@ -193,18 +197,20 @@ Status inferSpaceToBatch(ShapeContext& ctx) {
   bool nchw;
   NN_RETURN_IF_ERROR(readSpaceToBatchParams(ctx, block, pads, &nchw));
   const Image4 in = image4(ctx.inputShape(0).dims, nchw);
-  const uint64_t ph = uint64_t(in.h) + pads[0] + pads[1];
-  const uint64_t pw = uint64_t(in.w) + pads[2] + pads[3];
+  uint32_t ph, pw, n;
+  if (!dim_math::paddedDim(in.h, pads[0], pads[1], &ph) ||
+      !dim_math::paddedDim(in.w, pads[2], pads[3], &pw))
+    return ctx.fail("input 2 (paddings): padded size %u+%d+%d x %u+%d+%d does not fit a 32-bit "
+                    "dimension",
+                    in.h, pads[0], pads[1], in.w, pads[2], pads[3]);
   if (ph % block[0] != 0)
-    return ctx.fail("padded height %llu is not divisible by block size %d",
-                    (unsigned long long)ph, block[0]);
+    return ctx.fail("padded height %u is not divisible by block size %d", ph, block[0]);
   if (pw % block[1] != 0)
-    return ctx.fail("padded width %llu is not divisible by block size %d",
-                    (unsigned long long)pw, block[1]);
-  const uint64_t n = uint64_t(in.n) * block[0] * block[1];
-  if (n > UINT32_MAX) return ctx.fail("output batch is too large");
-  return ctx.setOutputDims(0, makeImageDims(uint32_t(n), uint32_t(ph / block[0]),
-                                            uint32_t(pw / block[1]), in.c, nchw));
+    return ctx.fail("padded width %u is not divisible by block size %d", pw, block[1]);
+  if (!dim_math::productDim({in.n, uint64_t(block[0]), uint64_t(block[1])}, &n))
+    return ctx.fail("input 1 (block shape): output batch %u*%d*%d does not fit a 32-bit dimension",
+                    in.n, block[0], block[1]);
+  return ctx.setOutputDims(0, makeImageDims(n, ph / block[0], pw / block[1], in.c, nchw));
 }
 
 }  // namespace

@@ -65,6 +65,11 @@ Status computeSlice(const ShapeContext& ctx, SliceParams* sp, Dims* outDims) {
     int64_t n = positive ? (span + stride - 1) / stride : (span + stride + 1) / stride;
     if (n < 0) n = 0;
     if (shrinkMask & (1 << i)) {
+      // The reference refuses to shrink an axis walked backwards.
+      if (stride < 0)
+        return ctx.fail("input 3 (strides): dimension %u has shrink_axis_mask set but a negative "
+                        "stride %d",
+                        i, stride);
       if (n != 1)
         return ctx.fail("dimension %u: shrink_axis_mask is set but the slice [%d, %d) with stride "
                         "%d selects %lld elements (must be exactly 1)",

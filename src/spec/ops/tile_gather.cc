@@ -1,5 +1,6 @@
 // TILE, GATHER and EXPAND_DIMS: signatures and shapes. Kernels: cpu/kernels/tile_gather.cc.
 #include "spec/operation.h"
+#include "spec/ops/dim_math.h"
 #include "spec/ops/elementwise.h"
 #include "spec/ops/shape_util.h"
 #include "spec/ops/tile_gather.h"
@@ -35,9 +36,10 @@ Status inferTile(ShapeContext& ctx) {
   const Dims& in = ctx.inputShape(0).dims;
   Dims out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
-    const uint64_t d = uint64_t(in[i]) * uint64_t(multiples[i]);
-    if (d > UINT32_MAX) return ctx.fail("output dimension %zu is too large", i);
-    out[i] = static_cast<uint32_t>(d);
+    if (multiples[i] < 0 || !dim_math::productDim({in[i], uint64_t(multiples[i])}, &out[i]))
+      return ctx.fail("input 1 (multiples): dimension %zu (%u) times %d does not fit a 32-bit "
+                      "dimension",
+                      i, in[i], multiples[i]);
   }
   return ctx.setOutputDims(0, std::move(out));
 }

@@ -5,6 +5,7 @@
 // Output size per spatial axis: (in - 1) * stride + filter - padHead - padTail. The tail
 // padding may be negative (implicit SAME with filter < stride makes the output end on a
 // stride boundary); such rows receive only the bias.
+#include "spec/ops/dim_math.h"
 #include "spec/ops/common.h"
 #include "spec/ops/conv.h"
 
@@ -73,10 +74,18 @@ void implicitTransposePadding(int32_t outSize, int32_t stride, int32_t filter, i
   *head = 0;
   *tail = 0;
   if (code != kPaddingSame) return;
-  const int32_t steps = (outSize + stride - 1) / stride;
-  const int32_t needed = (steps - 1) * stride + filter;
-  if (needed > outSize) *head = (needed - outSize) / 2;
-  *tail = needed - outSize - *head;
+  if (stride <= 0) return;
+  // In 64 bits: outSize + stride and steps * stride overflow int32 for hostile values; the
+  // paddings are clamped to int32 (the output size check then fails cleanly).
+  const int64_t steps = (int64_t(outSize) + stride - 1) / stride;
+  const int64_t needed = (steps - 1) * stride + filter;
+  const int64_t head64 = needed > outSize ? (needed - outSize) / 2 : 0;
+  const int64_t tail64 = needed - outSize - head64;
+  auto clamp32 = [](int64_t v) {
+    return static_cast<int32_t>(std::min<int64_t>(std::max<int64_t>(v, INT32_MIN), INT32_MAX));
+  };
+  *head = clamp32(head64);
+  *tail = clamp32(tail64);
 }
 
 }  // namespace

@@ -1,0 +1,79 @@
+// Issue 9: the fast device's library paths need the reference's shape coverage. Float32
+// TRANSPOSE_CONV_2D shapes where an output extent is smaller than the stride crashed XNNPACK's
+// deconvolution (an abort in its igemm, a SIGSEGV in setup); they must compute the reference
+// device's result.
+#include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksDiagnostics.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "test_util.h"
+
+namespace {
+
+using nntest::ModelBuilder;
+
+struct TransposeCase {
+  std::vector<uint32_t> input;   // NHWC
+  std::vector<uint32_t> filter;  // [outC, kh, kw, inC]
+  int32_t padLeft, padRight, padTop, padBottom, strideW, strideH;
+};
+
+std::vector<float> ramp(size_t n, float scale) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>((i * 7) % 11) - 0.3f;
+  return v;
+}
+
+size_t count(const std::vector<uint32_t>& d) {
+  size_t n = 1;
+  for (uint32_t x : d) n *= x;
+  return n;
+}
+
+TEST(ApiFastPathShapes, TransposeConvOutputSmallerThanStride) {
+  const TransposeCase cases[] = {
+      {{1, 1, 4, 1}, {1, 5, 3, 1}, 0, 0, 2, 2, 1, 3},
+      {{1, 7, 1, 1}, {1, 2, 6, 1}, 2, 3, 3, 3, 3, 1},
+      {{2, 3, 2, 2}, {3, 2, 2, 2}, 1, 1, 1, 1, 4, 4},
+  };
+  for (const TransposeCase& c : cases) {
+    const int32_t outH =
+        (static_cast<int32_t>(c.input[1]) - 1) * c.strideH + c.filter[1] - c.padTop - c.padBottom;
+    const int32_t outW =
+        (static_cast<int32_t>(c.input[2]) - 1) * c.strideW + c.filter[2] - c.padLeft - c.padRight;
+    ASSERT_GT(outH, 0);
+    ASSERT_GT(outW, 0);
+    const uint32_t outC = c.filter[0];
+    const std::vector<uint32_t> outDims{c.input[0], uint32_t(outH), uint32_t(outW), outC};
+    ModelBuilder mb;
+    const uint32_t in = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, c.input);
+    const uint32_t filter = mb.addConstant<float>(ANEURALNETWORKS_TENSOR_FLOAT32, c.filter,
+                                                  ramp(count(c.filter), 0.25f));
+    const uint32_t bias =
+        mb.addConstant<float>(ANEURALNETWORKS_TENSOR_FLOAT32, {outC}, ramp(outC, 0.5f));
+    const uint32_t out = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, outDims);
+    mb.addOperation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                    {in, filter, bias, mb.addInt32(c.padLeft), mb.addInt32(c.padRight),
+                     mb.addInt32(c.padTop), mb.addInt32(c.padBottom), mb.addInt32(c.strideW),
+                     mb.addInt32(c.strideH), mb.addInt32(ANEURALNETWORKS_FUSED_NONE),
+                     mb.addBool(false)},
+                    {out});
+    ASSERT_EQ(mb.finish({in}, {out}), ANEURALNETWORKS_NO_ERROR) << ANNLinux_getLastErrorMessage();
+    const std::vector<std::vector<uint8_t>> inputs{nntest::bytesOf(ramp(count(c.input), 1.f))};
+    const size_t bytes = count(outDims) * sizeof(float);
+    const nntest::RunResult fast = nntest::runModel(mb, inputs, {bytes}, "nnapi-cpu");
+    const nntest::RunResult ref = nntest::runModel(mb, inputs, {bytes}, "nnapi-cpu-reference");
+    ASSERT_EQ(fast.status, ANEURALNETWORKS_NO_ERROR) << fast.step;
+    ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+    const std::vector<float> a = nntest::valuesOf<float>(fast.outputs[0]);
+    const std::vector<float> b = nntest::valuesOf<float>(ref.outputs[0]);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      EXPECT_NEAR(a[i], b[i], 1e-5f * (1.f + std::fabs(b[i]))) << "element " << i;
+  }
+}
+
+}  // namespace
