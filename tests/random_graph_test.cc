@@ -282,6 +282,7 @@ void runSeed(uint64_t seed, ANeuralNetworksDevice* fastDev, ANeuralNetworksDevic
   for (const auto& op : g.operands)
     if (!op.isConstant && op.dimsKnown && rgraph::elementCount(op.t.dims) == 0) return;  // zero-sized: not this test's subject
   stats->graphs++;
+  if (getenv("NNAPI_RANDOM_GRAPH_VERBOSE")) fprintf(stderr, "  %s\n", g.describe().c_str());
   const Run ref = execute(g, refDev, false, data);
   const Run fast = execute(g, fastDev, false, data);
   const Run fastDynamic = execute(g, fastDev, true, data);
@@ -322,6 +323,8 @@ TEST(RandomGraph, DifferentialAgainstReference) {
     stats.seeds++;
   }
   for (size_t i = 0; i < stats.failures.size() && i < 30; ++i) ADD_FAILURE() << stats.failures[i];
+  for (size_t i = 30; i < stats.failures.size() && getenv("NNAPI_RANDOM_GRAPH_VERBOSE"); ++i)
+    printf("failure: %s\n", stats.failures[i].c_str());
   for (size_t i = 0; i < stats.knownBugs.size() && i < 10; ++i) printf("known bug, excluded: %s\n", stats.knownBugs[i].c_str());
   if (!stats.knownBugs.empty()) {
     printf("known-bug seeds:");

@@ -1,6 +1,7 @@
 // Stand-alone driver for the model-building fuzz target (works with gcc; no libFuzzer needed).
 //
-//   model_api_fuzz [--seconds S] [--runs N] [--seed X] [--save-crash DIR] CORPUS_DIR_OR_FILE...
+//   model_api_fuzz [--seconds S] [--runs N] [--seed X] [--save-crash DIR] [--corpus-out DIR]
+//                  [--timeout S (per input, default 10)] CORPUS_DIR_OR_FILE...
 //   model_api_fuzz FILE...                 replay each file once (reproducers)
 //   model_api_fuzz --write-seeds DIR       write the seed corpus (tests/fuzz/corpus/model_api)
 //
@@ -14,6 +15,7 @@
 // A crash or sanitizer report fails the run; otherwise the counts are printed.
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -105,6 +107,7 @@ int main(int argc, char** argv) {
   long runs = -1;
   uint64_t seed = 1;
   std::string crashDir, corpusOut;
+  unsigned hangSeconds = 10;  // an input running longer is a hang: SIGALRM ends the process
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -120,6 +123,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed") seed = strtoull(next("--seed"), nullptr, 0);
     else if (a == "--save-crash") crashDir = next("--save-crash");
     else if (a == "--corpus-out") corpusOut = next("--corpus-out");
+    else if (a == "--timeout") hangSeconds = static_cast<unsigned>(atoi(next("--timeout")));
     else if (a == "--write-seeds") return modelfuzz::writeSeeds(next("--write-seeds")) ? 0 : 1;
     else if (a == "--help" || a == "-h") {
       printf("usage: %s [--seconds S] [--runs N] [--seed X] [--save-crash DIR] CORPUS...\n"
@@ -166,7 +170,9 @@ int main(int argc, char** argv) {
         fclose(f);
       }
     }
+    alarm(hangSeconds);
     LLVMFuzzerTestOneInput(input.data(), input.size());
+    alarm(0);
     ++done;
     if (isNew() && corpus.size() < 20000) {
       corpus.push_back(input);
