@@ -244,10 +244,19 @@ void runSeed(uint64_t seed, ANeuralNetworksDevice* fastDev, ANeuralNetworksDevic
   auto failure = [&](const std::string& what) {
     stats->failures.push_back("seed " + std::to_string(seed) + ": " + what + " | " + g.describe());
   };
+  std::set<uint32_t> nonFinite;  // operands whose reference values include NaN or Inf
   for (int j = 0; j < length; ++j) {
     // The first operation walks the covered list so every operation gets its share of seeds.
     const int32_t code = j == 0 ? covered[seed % covered.size()] : gen.pickOperation();
     if (!gen.addNode(g, code, incoming)) continue;
+    // Known bug (issue 9 item 10, fixed on i8b-rob): vexp in cpu/kernels/elementwise.h
+    // converts NaN to int (UB; aborts the UBSan build) for LOGISTIC, TANH and the softmaxes.
+    // Remove once that fix is merged.
+    if (code == ANEURALNETWORKS_LOGISTIC || code == ANEURALNETWORKS_TANH ||
+        code == ANEURALNETWORKS_SOFTMAX || code == ANEURALNETWORKS_LOG_SOFTMAX) {
+      for (uint32_t in : g.nodes.back().inputs)
+        if (nonFinite.count(in)) g.knownBug = "NaN/Inf into LOGISTIC/TANH/SOFTMAX: vexp converts NaN to int (issue 9)";
+    }
     if (j == 0 && gen.rng()() % 5 == 0) {
       bool allFloat32 = true;
       for (const auto& op : g.operands)
@@ -269,8 +278,12 @@ void runSeed(uint64_t seed, ANeuralNetworksDevice* fastDev, ANeuralNetworksDevic
     }
     const std::vector<uint32_t> outs = modelOutputs(g);
     for (size_t i = 0; i < outs.size(); ++i) {
-      g.operands[outs[i]].t.dims = probe.dims[i];
-      g.operands[outs[i]].dimsKnown = true;
+      Operand& o = g.operands[outs[i]];
+      o.t.dims = probe.dims[i];
+      o.dimsKnown = true;
+      const size_t n = rgraph::elementCount(o.t.dims);
+      for (size_t e = 0; e < n && (e + 1) * rgraph::elementSize(o.t.type) <= probe.outputs[i].size(); ++e)
+        if (!std::isfinite(load(o.t.type, probe.outputs[i].data(), e))) nonFinite.insert(outs[i]);
     }
     incoming = -1;
     const uint32_t next = g.nodes.back().outputs[0];
