@@ -23,7 +23,6 @@ constexpr int32_t B8 = ANEURALNETWORKS_TENSOR_BOOL8;
 constexpr int32_t PC = ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
 
 bool isQuant(int32_t t) { return t == Q8 || t == Q8S; }
-bool isFloatT(int32_t t) { return t == F32 || t == F16; }
 
 uint16_t toHalf(float f) {
   // Round-to-nearest binary16 for the moderate finite values used here.
