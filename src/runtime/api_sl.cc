@@ -5,6 +5,10 @@
 #include <android/NeuralNetworksExtensions.h>
 #include <android/NeuralNetworksSupportLibraryImpl.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 #include "runtime/device_manager.h"
 
 // The SL_ functions (api_sl_device.cc, api_sl_diagnostics.cc) have no public prototypes;
@@ -49,13 +53,21 @@ namespace {
 
 NnApiSLDriverImplFL8 makeTable() {
   NnApiSLDriverImplFL8 t{};
-  // The level the library really implements: the runtime's feature level (what
-  // ANeuralNetworks_getRuntimeFeatureLevel reports: FL8 since the extension attributes). Loaders
-  // use it as the library's runtime level and read a table of that level's size (ABI.md
-  // 4.2): for FL5..FL7 the 840-byte NnApiSLDriverImplFL5, from FL8 on the 856-byte FL8 one.
-  // The table is FL8-sized regardless: FL8 is a strict extension of FL5, and filling the two
-  // FL8 slots too costs nothing and lets a client that knows better use them.
-  t.base.base.implFeatureLevel = nn::runtimeFeatureLevel();
+  // Loaders use implFeatureLevel as the library's runtime level and read a table of that
+  // level's size (ABI.md 4.2): for FL5..FL7 the 840-byte NnApiSLDriverImplFL5, from FL8 on
+  // the 856-byte FL8 one. The table is FL8-sized regardless (a strict extension of FL5).
+  // The runtime implements FL8, but TFLite 2.14's loader (benchmark_model
+  // --nnapi_support_library_path, the SL client that matters most) accepts only levels 5..7
+  // and refuses the whole library otherwise (measured: "Couldn't load NNAPI support
+  // library"). So the table states at most FL7 by default, an understatement that loses
+  // nothing but the two FL8 slots for clients that trust the level;
+  // NNAPI_SL_IMPL_FEATURE_LEVEL=8 states FL8 for loaders that read FL8 tables (AOSP's, and
+  // this runtime's own plugin loader).
+  int64_t level = std::min<int64_t>(nn::runtimeFeatureLevel(), nn::kFeatureLevel7);
+  if (const char* v = getenv("NNAPI_SL_IMPL_FEATURE_LEVEL")) {
+    if (strcmp(v, "8") == 0) level = std::min<int64_t>(nn::runtimeFeatureLevel(), nn::kFeatureLevel8);
+  }
+  t.base.base.implFeatureLevel = level;
   t.base.ANeuralNetworksBurst_create = ANeuralNetworksBurst_create;
   t.base.ANeuralNetworksBurst_free = ANeuralNetworksBurst_free;
   t.base.ANeuralNetworksCompilation_createForDevices = ANeuralNetworksCompilation_createForDevices;
