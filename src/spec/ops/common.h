@@ -42,13 +42,28 @@ inline int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
   return overflow ? std::numeric_limits<int32_t>::max() : high;
 }
 
-// Round-half-away-from-zero division by 2^exponent.
+// Round-half-away-from-zero division by 2^exponent. Computed in 64 bits so that any exponent
+// is defined (scales from hostile models can ask for shifts of 32 and more; the quotient is
+// then 0): identical to the 32-bit formula for exponents up to 31.
 inline int32_t roundingDivideByPOT(int32_t x, int exponent) {
   if (exponent <= 0) return x;
-  const int32_t mask = static_cast<int32_t>((1ll << exponent) - 1);
-  const int32_t remainder = x & mask;
-  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+  if (exponent > 62) return 0;
+  const int64_t wide = x;
+  const int64_t mask = (int64_t{1} << exponent) - 1;
+  const int64_t remainder = wide & mask;
+  const int64_t threshold = (mask >> 1) + (wide < 0 ? 1 : 0);
+  return static_cast<int32_t>((wide >> exponent) + (remainder > threshold ? 1 : 0));
+}
+
+// x * 2^leftShift saturated to int32 (no signed overflow, whatever the shift).
+inline int32_t saturatingShiftLeft(int32_t x, int leftShift) {
+  if (leftShift <= 0 || x == 0) return x;
+  if (leftShift >= 31) return x > 0 ? std::numeric_limits<int32_t>::max()
+                                    : std::numeric_limits<int32_t>::min();
+  const int64_t v = static_cast<int64_t>(x) * (int64_t{1} << leftShift);
+  if (v > std::numeric_limits<int32_t>::max()) return std::numeric_limits<int32_t>::max();
+  if (v < std::numeric_limits<int32_t>::min()) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(v);
 }
 
 // x * multiplier * 2^shift, where multiplier is Q31 and shift may be positive (left) or
@@ -57,7 +72,7 @@ inline int32_t multiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, int 
   const int left = shift > 0 ? shift : 0;
   const int right = shift > 0 ? 0 : -shift;
   return roundingDivideByPOT(
-      saturatingRoundingDoublingHighMul(x * (1 << left), multiplier), right);
+      saturatingRoundingDoublingHighMul(saturatingShiftLeft(x, left), multiplier), right);
 }
 inline int32_t multiplyByQuantizedMultiplierSmallerThanOne(int32_t x, int32_t multiplier,
                                                            int rightShift) {
@@ -65,7 +80,7 @@ inline int32_t multiplyByQuantizedMultiplierSmallerThanOne(int32_t x, int32_t mu
 }
 inline int32_t multiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t multiplier,
                                                            int leftShift) {
-  return saturatingRoundingDoublingHighMul(x * (1 << leftShift), multiplier);
+  return saturatingRoundingDoublingHighMul(saturatingShiftLeft(x, leftShift), multiplier);
 }
 
 // Decomposes a real multiplier into Q31 + signed shift. Returns false for a negative or
