@@ -48,18 +48,7 @@ Token token(uint8_t seed) {
   return t;
 }
 
-const ANeuralNetworksDevice* findDevice(const std::string& name) {
-  uint32_t n = 0;
-  EXPECT_EQ(ANeuralNetworks_getDeviceCount(&n), ANEURALNETWORKS_NO_ERROR);
-  for (uint32_t i = 0; i < n; ++i) {
-    ANeuralNetworksDevice* d = nullptr;
-    EXPECT_EQ(ANeuralNetworks_getDevice(i, &d), ANEURALNETWORKS_NO_ERROR);
-    const char* s = nullptr;
-    EXPECT_EQ(ANeuralNetworksDevice_getName(d, &s), ANEURALNETWORKS_NO_ERROR);
-    if (s && name == s) return d;
-  }
-  return nullptr;
-}
+using nntest::findDevice;
 
 class ScopedEnv {
  public:

@@ -23,18 +23,7 @@ std::string envPath(const char* name) {
   return v ? v : "";
 }
 
-const ANeuralNetworksDevice* findDevice(const std::string& name) {
-  uint32_t n = 0;
-  EXPECT_EQ(ANeuralNetworks_getDeviceCount(&n), ANEURALNETWORKS_NO_ERROR);
-  for (uint32_t i = 0; i < n; ++i) {
-    ANeuralNetworksDevice* d = nullptr;
-    EXPECT_EQ(ANeuralNetworks_getDevice(i, &d), ANEURALNETWORKS_NO_ERROR);
-    const char* s = nullptr;
-    EXPECT_EQ(ANeuralNetworksDevice_getName(d, &s), ANEURALNETWORKS_NO_ERROR);
-    if (s && name == s) return d;
-  }
-  return nullptr;
-}
+using nntest::findDevice;
 
 std::string origin(const ANeuralNetworksDevice* d) {
   const char* o = nullptr;

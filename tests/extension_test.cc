@@ -22,18 +22,7 @@ namespace {
 
 constexpr const char* kExt = "com.example.nnapi_test";
 
-const ANeuralNetworksDevice* device(const std::string& name) {
-  uint32_t n = 0;
-  EXPECT_EQ(ANeuralNetworks_getDeviceCount(&n), ANEURALNETWORKS_NO_ERROR);
-  for (uint32_t i = 0; i < n; ++i) {
-    ANeuralNetworksDevice* d = nullptr;
-    EXPECT_EQ(ANeuralNetworks_getDevice(i, &d), ANEURALNETWORKS_NO_ERROR);
-    const char* s = nullptr;
-    EXPECT_EQ(ANeuralNetworksDevice_getName(d, &s), ANEURALNETWORKS_NO_ERROR);
-    if (s && name == s) return d;
-  }
-  return nullptr;
-}
+const ANeuralNetworksDevice* device(const std::string& name) { return nntest::findDevice(name); }
 
 std::string lastError() { return ANNLinux_getLastErrorMessage(); }
 

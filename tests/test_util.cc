@@ -69,4 +69,18 @@ RunResult runModel(const ModelBuilder& model, const std::vector<std::vector<uint
   return result;
 }
 
+const ANeuralNetworksDevice* findDevice(const std::string& name) {
+  uint32_t n = 0;
+  if (ANeuralNetworks_getDeviceCount(&n) != ANEURALNETWORKS_NO_ERROR) return nullptr;
+  for (uint32_t i = 0; i < n; ++i) {
+    ANeuralNetworksDevice* d = nullptr;
+    const char* s = nullptr;
+    if (ANeuralNetworks_getDevice(i, &d) != ANEURALNETWORKS_NO_ERROR ||
+        ANeuralNetworksDevice_getName(d, &s) != ANEURALNETWORKS_NO_ERROR)
+      continue;
+    if (s != nullptr && name == s) return d;
+  }
+  return nullptr;
+}
+
 }  // namespace nntest

@@ -105,4 +105,7 @@ struct RunResult {
 RunResult runModel(const ModelBuilder& model, const std::vector<std::vector<uint8_t>>& inputs,
                    const std::vector<size_t>& outputSizes, const char* deviceName = nullptr);
 
+// The device of that name (ANeuralNetworksDevice_getName), or nullptr.
+const ANeuralNetworksDevice* findDevice(const std::string& name);
+
 }  // namespace nntest

@@ -285,11 +285,7 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
   for (size_t i = 0; i < numOperands; ++i) {
     const Operand& o = sg.operands[i];
     OperandSlot& s = slots[i];
-    s.shape.type = o.type;
-    s.shape.dims = o.dimensions;
-    s.shape.scale = o.scale;
-    s.shape.zeroPoint = o.zeroPoint;
-    s.shape.channelQuant = o.channelQuant.get();
+    s.shape = shapeOf(o);
     switch (o.lifetime) {
       case Lifetime::CONSTANT_COPY:
         s.data = const_cast<uint8_t*>(model_->operandValues.data()) + o.location.offset;

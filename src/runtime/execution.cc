@@ -263,8 +263,10 @@ ApiResult RuntimeExecution::setOutputFromMemory(int32_t index,
   return setFromMemory(false, index, type, memory, offset, length);
 }
 
-ApiResult RuntimeExecution::setMeasureTiming(bool measure) {
-  const char* fn = "ANeuralNetworksExecution_setMeasureTiming";
+// Setters of device-specific features (timing, timeout, extension attributes): ABI.md 3.1 allows
+// them only for a compilation made by createForDevices with exactly one device, and only
+// before the execution starts.
+ApiResult RuntimeExecution::checkDeviceSpecificSetter(const char* fn) const {
   if (!compilation_->singleExplicitDevice()) {
     return apiError(ANEURALNETWORKS_BAD_DATA,
                     "%s: only allowed when the compilation was created by createForDevices "
@@ -273,6 +275,12 @@ ApiResult RuntimeExecution::setMeasureTiming(bool measure) {
   if (state_.load() != State::PREPARATION) {
     return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the execution has already started", fn);
   }
+  return apiOk();
+}
+
+ApiResult RuntimeExecution::setMeasureTiming(bool measure) {
+  const char* fn = "ANeuralNetworksExecution_setMeasureTiming";
+  NN_API_RETURN_IF_ERROR(checkDeviceSpecificSetter(fn));
   measureTiming_ = measure;
   return apiOk();
 }
@@ -280,27 +288,13 @@ ApiResult RuntimeExecution::setMeasureTiming(bool measure) {
 ApiResult RuntimeExecution::addExtensionAttribute(const char* extensionName, uint16_t code,
                                                   const void* data, size_t length) {
   const char* fn = "ANeuralNetworksExecution_addExtensionAttribute";
-  if (!compilation_->singleExplicitDevice()) {
-    return apiError(ANEURALNETWORKS_BAD_DATA,
-                    "%s: only allowed when the compilation was created by createForDevices "
-                    "with exactly one device", fn);
-  }
-  if (state_.load() != State::PREPARATION) {
-    return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the execution has already started", fn);
-  }
+  NN_API_RETURN_IF_ERROR(checkDeviceSpecificSetter(fn));
   return appendExtensionAttribute(fn, &extensionAttributes_, extensionName, code, data, length);
 }
 
 ApiResult RuntimeExecution::setTimeout(uint64_t durationNs) {
   const char* fn = "ANeuralNetworksExecution_setTimeout";
-  if (!compilation_->singleExplicitDevice()) {
-    return apiError(ANEURALNETWORKS_BAD_DATA,
-                    "%s: only allowed when the compilation was created by createForDevices "
-                    "with exactly one device", fn);
-  }
-  if (state_.load() != State::PREPARATION) {
-    return apiError(ANEURALNETWORKS_BAD_STATE, "%s: the execution has already started", fn);
-  }
+  NN_API_RETURN_IF_ERROR(checkDeviceSpecificSetter(fn));
   timeoutNs_ = durationNs;
   return apiOk();
 }

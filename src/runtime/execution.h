@@ -93,6 +93,7 @@ class RuntimeExecution {
                         void* pointer, size_t length, bool omitted, const char* fn);
   // State checks shared by every way of starting a computation; moves to COMPUTATION.
   ApiResult beginComputation(const char* fn, int32_t diagnosticMode);
+  ApiResult checkDeviceSpecificSetter(const char* fn) const;
   ApiResult setFromMemory(bool isInput, int32_t index, const ANeuralNetworksOperandType* type,
                           const RuntimeMemory* memory, size_t offset, size_t length);
   // Runs the computation on the calling thread and moves to COMPLETED. `fn` (the entry point

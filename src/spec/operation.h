@@ -31,6 +31,17 @@ struct Shape {
   size_t bytes() const { return static_cast<size_t>(byteSize(type, dims)); }
 };
 
+// An operand's declared type, dimensions and quantization as a Shape.
+inline Shape shapeOf(const Operand& o) {
+  Shape s;
+  s.type = o.type;
+  s.dims = o.dimensions;
+  s.scale = o.scale;
+  s.zeroPoint = o.zeroPoint;
+  s.channelQuant = o.channelQuant.get();
+  return s;
+}
+
 // One operand as an executor holds it: shape plus (when known) its bytes.
 struct OperandSlot {
   Shape shape;

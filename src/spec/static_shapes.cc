@@ -20,11 +20,7 @@ std::vector<OperandSlot> makeSlots(const Model& model, const Subgraph& sg) {
   for (size_t i = 0; i < sg.operands.size(); ++i) {
     const Operand& o = sg.operands[i];
     OperandSlot& s = slots[i];
-    s.shape.type = o.type;
-    s.shape.dims = o.dimensions;
-    s.shape.scale = o.scale;
-    s.shape.zeroPoint = o.zeroPoint;
-    s.shape.channelQuant = o.channelQuant.get();
+    s.shape = shapeOf(o);
     switch (o.lifetime) {
       case Lifetime::CONSTANT_COPY:
         if (static_cast<uint64_t>(o.location.offset) + o.location.length <=

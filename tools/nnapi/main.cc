@@ -911,23 +911,30 @@ std::string ValuesPreview(const NnOperand& o, const std::vector<uint8_t>& buf, d
   return s;
 }
 
-int CmdRun(const Args& a) {
-  Loaded l;
-  if (!LoadModel(a.model, &l)) return 1;
-  Compiled c;
-  double compile_ms = 0;
-  if (!Compile(l, a.devices, a.threads, &c, &compile_ms, a.cache_dir, a.model)) return 1;
-  IoBuffers io;
-  if (!PrepareInputs(a, l, &io)) return 1;
-  Execution ex;
-  if (!SetupExecution(c, &io, false, &ex)) return 1;
+// Loads, compiles and runs the model of `a` once on its inputs (run and demo share it).
+bool RunOnce(const Args& a, Loaded* l, Compiled* c, IoBuffers* io, Execution* ex,
+             double* compile_ms, double* run_ms) {
+  if (!LoadModel(a.model, l)) return false;
+  if (!Compile(*l, a.devices, a.threads, c, compile_ms, a.cache_dir, a.model)) return false;
+  if (!PrepareInputs(a, *l, io)) return false;
+  if (!SetupExecution(*c, io, false, ex)) return false;
   auto t0 = std::chrono::steady_clock::now();
-  int r = ANeuralNetworksExecution_compute(ex.e);
-  double run_ms = Ms(std::chrono::steady_clock::now() - t0);
+  int r = ANeuralNetworksExecution_compute(ex->e);
+  *run_ms = Ms(std::chrono::steady_clock::now() - t0);
   if (r != ANEURALNETWORKS_NO_ERROR) {
     std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ANNLinux_resultCodeName(r));
-    return 1;
+    return false;
   }
+  return true;
+}
+
+int CmdRun(const Args& a) {
+  Loaded l;
+  Compiled c;
+  IoBuffers io;
+  Execution ex;
+  double compile_ms = 0, run_ms = 0;
+  if (!RunOnce(a, &l, &c, &io, &ex, &compile_ms, &run_ms)) return 1;
   const NnGraph& g = l.imported.graph();
   const SubGraph& sg = l.file.model().subgraphs[0];
   std::printf("model: %s\ndevice: %s\nimport %.1f ms, compile %.1f ms, inference %.2f ms\n", a.model.c_str(),
@@ -1181,21 +1188,11 @@ int CmdDemoFace(const Args& in) {
   const float side = static_cast<float>(a.decoded.width);
 
   Loaded l;
-  if (!LoadModel(a.model, &l)) return 1;
   Compiled c;
-  double compile_ms = 0;
-  if (!Compile(l, a.devices, a.threads, &c, &compile_ms, a.cache_dir, a.model)) return 1;
   IoBuffers io;
-  if (!PrepareInputs(a, l, &io)) return 1;
   Execution ex;
-  if (!SetupExecution(c, &io, false, &ex)) return 1;
-  auto t0 = std::chrono::steady_clock::now();
-  int r = ANeuralNetworksExecution_compute(ex.e);
-  const double run_ms = Ms(std::chrono::steady_clock::now() - t0);
-  if (r != ANEURALNETWORKS_NO_ERROR) {
-    std::fprintf(stderr, "nnapi: ANeuralNetworksExecution_compute failed: %s\n", ANNLinux_resultCodeName(r));
-    return 1;
-  }
+  double compile_ms = 0, run_ms = 0;
+  if (!RunOnce(a, &l, &c, &io, &ex, &compile_ms, &run_ms)) return 1;
 
   // The outputs by shape: regressors [1,896,16] and scores [1,896,1], both float32.
   const std::vector<Anchor> anchors = BlazeFaceShortRangeAnchors();
