@@ -5,7 +5,7 @@
 //   nnapi run MODEL [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]
 //                   [--threads N] [--seed N] [--image FILE.png|jpg [--range LO,HI | --mean M --std S]]
 //   nnapi bench MODEL [--threads N] [--runs N] [--warmup N] [--device NAME | --reference]
-//   nnapi demo face IMAGE [--output DIR] [--model FILE] [--device NAME]
+//   nnapi demo face|selfie|pose IMAGE [--output DIR] [--model FILE] [--device NAME]
 //
 // Exit status: 0 success, 1 the command failed, 2 bad usage (see --help).
 //
@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "demo_common.h"
 #include "face_detect.h"
 #include "image_io.h"
 #include "npy.h"
@@ -39,18 +40,6 @@ using namespace nnapi_tflite;
 using namespace nnapi_cli;
 
 namespace {
-
-// mkdir -p: creates every missing component of `path`.
-bool MakeDirectories(const std::string& path) {
-  for (size_t pos = 1; pos <= path.size(); ++pos) {
-    if (pos != path.size() && path[pos] != '/') continue;
-    const std::string prefix = path.substr(0, pos);
-    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) return false;
-  }
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 
 constexpr const char* kReferenceDevice = "nnapi-cpu-reference";
 
@@ -86,7 +75,7 @@ void PrintUsage(FILE* out) {
                "  nnapi run MODEL.tflite [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]\n"
                "                         [--threads N] [--seed N] [--image FILE [--range LO,HI | --mean M --std S]]\n"
                "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--device NAME | --reference]\n"
-               "  nnapi demo face IMAGE.png|jpg [--output DIR] [--model FILE.tflite] [--device NAME]\n"
+               "  nnapi demo face|selfie|pose IMAGE.png|jpg [--output DIR] [--model FILE.tflite] [--device NAME]\n"
                "  nnapi --help\n"
                "\n"
                "  devices            the runtime's feature level and its devices\n"
@@ -97,6 +86,13 @@ void PrintUsage(FILE* out) {
                "                     (score, box and 6 keypoints in image pixels) and writes DIR/annotated.png and\n"
                "                     DIR/detections.json (DIR default out/face_detection; model default\n"
                "                     models/face_detection_short_range.tflite)\n"
+               "  demo selfie        person segmentation (MediaPipe selfie segmentation): prints the person's share of\n"
+               "                     the pixels and bounding box, writes DIR/mask.png, DIR/overlay.png (background\n"
+               "                     dimmed) and DIR/segmentation.json (DIR default out/selfie_segmentation)\n"
+               "  demo pose          body landmarks (MediaPipe BlazePose full): prints the 33 landmarks with their\n"
+               "                     visibility, writes DIR/skeleton.png and DIR/landmarks.json (DIR default\n"
+               "                     out/pose_landmarks); no person detector: the whole photo, then a re-crop\n"
+               "                     around the body found\n"
                "\n"
                "  -i, --input FILE   run/bench: one .npy per model input, in order (default: random from --seed N,\n"
                "                     default 1)\n"
@@ -1118,23 +1114,6 @@ int CmdBench(const Args& a) {
 
 // ---- demo face -----------------------------------------------------------------------------
 
-// The default model: models/ under the working directory, else next to the source tree the
-// binary was built in (build/bin/nnapi -> ../../models).
-std::string DefaultFaceModel() {
-  const std::string rel = "models/face_detection_short_range.tflite";
-  if (access(rel.c_str(), R_OK) == 0) return rel;
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    std::string dir(exe);
-    dir = dir.substr(0, dir.rfind('/'));
-    std::string p = dir + "/../../" + rel;
-    if (access(p.c_str(), R_OK) == 0) return p;
-  }
-  return rel;
-}
-
 // Pads the image to a centred square (black borders), as MediaPipe's face detection graph does
 // to keep the aspect ratio; *pad_x/*pad_y receive the left/top padding.
 Image Letterbox(const Image& img, int* pad_x, int* pad_y) {
@@ -1152,29 +1131,11 @@ Image Letterbox(const Image& img, int* pad_x, int* pad_y) {
   return sq;
 }
 
-// A JSON string literal (quotes, backslashes and control characters escaped).
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += static_cast<char>(ch);
-    } else if (ch < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof(b), "\\u%04x", ch);
-      out += b;
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  return out + "\"";
-}
-
 int CmdDemoFace(const Args& in) {
   if (in.extra.size() != 1) Usage("demo face needs an IMAGE (PNG or JPEG)");
   Args a = in;
   a.image = in.extra[0];
-  a.model = a.demo_model.empty() ? DefaultFaceModel() : a.demo_model;
+  a.model = a.demo_model.empty() ? DefaultModelPath("models/face_detection_short_range.tflite") : a.demo_model;
   if (a.output_dir.empty()) a.output_dir = "out/face_detection";
   if (!a.range_given && !a.mean_given) a.norm = RangeNormalization(-1.f, 1.f);  // the model wants RGB in [-1,1]
   Image photo;
@@ -1270,6 +1231,52 @@ int CmdDemoFace(const Args& in) {
   return 0;
 }
 
+// ---- demo selfie / pose (issue 11 item 4; the demos themselves are in demo_commands.cc) ------
+
+// The DemoRunner of demo_common.h: one load, compile and run of `model` on `input` through the
+// same path as `nnapi run --image`, with the device/threads/cache options of `base`.
+bool RunDemoModel(const Args& base, const std::string& model, const Image& input, const Normalization& norm,
+                  DemoRun* out) {
+  Args a = base;
+  a.model = model;
+  a.decoded = input;
+  a.norm = norm;
+  Loaded l;
+  Compiled c;
+  IoBuffers io;
+  Execution ex;
+  if (!RunOnce(a, &l, &c, &io, &ex, &out->compile_ms, &out->run_ms)) return false;
+  const NnGraph& g = l.imported.graph();
+  const std::vector<uint32_t>& in = g.operands[g.inputs[0]].dims;  // [1,H,W,3]: checked by PrepareInputs
+  out->input_height = static_cast<int>(in[in.size() - 3]);
+  out->input_width = static_cast<int>(in[in.size() - 2]);
+  out->outputs.clear();
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    const NnOperand& o = g.operands[g.outputs[k]];
+    DemoTensor t;
+    t.dims = o.dims;
+    if (o.type == ANEURALNETWORKS_TENSOR_FLOAT32) {
+      t.values.resize(io.outputs[k].size() / 4);
+      std::memcpy(t.values.data(), io.outputs[k].data(), t.values.size() * 4);
+    }
+    out->outputs.push_back(std::move(t));
+  }
+  return true;
+}
+
+int CmdDemoSelfieOrPose(const Args& a) {
+  if (a.extra.size() != 1) Usage(("demo " + a.model + " needs an IMAGE (PNG or JPEG)").c_str());
+  DemoOptions o;
+  o.image = a.extra[0];
+  o.model = a.demo_model;
+  o.output_dir = a.output_dir;
+  o.device = a.devices.empty() ? "" : a.devices[0];
+  DemoRunner run = [&a](const std::string& model, const Image& input, const Normalization& norm, DemoRun* out) {
+    return RunDemoModel(a, model, input, norm, out);
+  };
+  return a.model == "selfie" ? RunSelfieDemo(o, run) : RunPoseDemo(o, run);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1279,9 +1286,10 @@ int main(int argc, char** argv) {
     return CmdDevices();
   }
   if (a.command == "demo") {
-    if (a.model != "face") Usage("demo: the only demo is `face` (nnapi demo face IMAGE)");
+    if (a.model != "face" && a.model != "selfie" && a.model != "pose")
+      Usage("demo: the demos are face, selfie and pose (nnapi demo face IMAGE)");
     if (a.devices.size() > 1) Usage("give at most one --device (or --reference)");
-    return CmdDemoFace(a);
+    return a.model == "face" ? CmdDemoFace(a) : CmdDemoSelfieOrPose(a);
   }
   if (a.command != "inspect" && a.command != "run" && a.command != "bench") Usage(("unknown command " + a.command).c_str());
   if (a.model.empty()) Usage((a.command + " needs a MODEL.tflite").c_str());
