@@ -52,6 +52,9 @@ void PrintTiming(const DemoOptions& o, const DemoRun& r) {
               r.compile_ms, r.run_ms);
 }
 
+// Both demo models want RGB in [0,1] (MediaPipe's output_tensor_float_range 0..1).
+Normalization InputNormalization(const DemoOptions& o) { return o.norm_given ? o.norm : RangeNormalization(0.f, 1.f); }
+
 }  // namespace
 
 // ---- selfie segmentation -------------------------------------------------------------------
@@ -65,7 +68,7 @@ int RunSelfieDemo(const DemoOptions& in, const DemoRunner& run) {
   // MediaPipe stretches the whole photo to the input (no letterbox) with RGB in [0,1]; the runner
   // does exactly that resize.
   DemoRun r;
-  if (!run(o.model, photo, RangeNormalization(0.f, 1.f), &r)) return 1;
+  if (!run(o.model, photo, InputNormalization(o), &r)) return 1;
   const DemoTensor* out = nullptr;
   for (const DemoTensor& t : r.outputs) {
     const size_t n = static_cast<size_t>(r.input_width) * r.input_height;
@@ -94,7 +97,7 @@ int RunSelfieDemo(const DemoOptions& in, const DemoRunner& run) {
   PrintTiming(o, r);
   std::printf("mask %dx%d%s resized to the photo; person = mask >= %.1f\n", small.width, small.height,
               logits ? " (logits -> sigmoid)" : "", kThreshold);
-  std::printf("person coverage: %.1f%% of the pixels\n", 100.0 * s.coverage);
+  std::printf("person coverage: %.3f of the pixels (%.1f%%)\n", s.coverage, 100.0 * s.coverage);
   if (s.empty)
     std::printf("no person found\n");
   else
@@ -133,7 +136,7 @@ struct PosePass {
 bool RunPosePass(const DemoOptions& o, const DemoRunner& run, const Image& photo, const SquareRoi& roi, PosePass* p) {
   constexpr int kCropSize = 256;  // the models' input; the runner resizes if a variant differs
   p->roi = roi;
-  if (!run(o.model, CropRoi(photo, roi, kCropSize), RangeNormalization(0.f, 1.f), &p->run)) return false;
+  if (!run(o.model, CropRoi(photo, roi, kCropSize), InputNormalization(o), &p->run)) return false;
   if (p->run.input_width != p->run.input_height) return Fail(o.model + ": the pose model's input must be square");
   const DemoTensor* lm = nullptr;
   const DemoTensor* flag = nullptr;
@@ -191,11 +194,14 @@ int RunPoseDemo(const DemoOptions& in, const DemoRunner& run) {
   }
 
   PrintHeader("pose landmarks", o, photo);
-  PrintTiming(o, best->run);
   PrintRoi("pass 1, whole photo letterboxed", first.roi);
+  std::printf("  ");
+  PrintTiming(o, first.run);
   std::printf("  pose presence %.3f\n", first.presence);
   if (second.run.input_width) {
     PrintRoi("pass 2, ROI from pass 1's body centre and scale point", second.roi);
+    std::printf("  ");
+    PrintTiming(o, second.run);
     std::printf("  pose presence %.3f%s\n", second.presence, best == &second ? "" : " (below threshold: pass 1 kept)");
   }
   const bool found = best->presence >= kMinPresence;

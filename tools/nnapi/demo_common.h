@@ -35,6 +35,8 @@ struct DemoOptions {
   std::string model;       // empty: the demo's default model
   std::string output_dir;  // empty: the demo's default directory
   std::string device;      // for the printed summary only; the runner applies it
+  bool norm_given = false;  // --range/--mean/--std: replaces the model's documented [0,1]
+  Normalization norm;
 };
 
 // `nnapi demo selfie` and `nnapi demo pose` (demo_commands.cc). Exit status 0 or 1.

@@ -1271,6 +1271,8 @@ int CmdDemoSelfieOrPose(const Args& a) {
   o.model = a.demo_model;
   o.output_dir = a.output_dir;
   o.device = a.devices.empty() ? "" : a.devices[0];
+  o.norm_given = a.range_given || a.mean_given;
+  o.norm = a.norm;
   DemoRunner run = [&a](const std::string& model, const Image& input, const Normalization& norm, DemoRun* out) {
     return RunDemoModel(a, model, input, norm, out);
   };
