@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the README's operation status table from a conformance run.
+"""Prints the operation status table of docs/status.md from a conformance run.
 
 Runs build/bin/nnapi-cts over ../shared/cts with every feature level enabled
 (NNAPI_CPU_CLAIM_FEATURE_LEVEL), then, for each operation, counts the vectors that use it
