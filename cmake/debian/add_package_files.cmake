@@ -5,8 +5,8 @@
 #   usr/share/doc/<package>/changelog.gz   native package changelog (cmake/debian/changelog.in)
 #   usr/share/lintian/overrides/<package>  the tags kept on purpose, each with its reason
 # and strips the .comment/.note sections CPACK_STRIP_FILES leaves in (as dh_strip does).
-# file(COPY_FILE), not file(INSTALL): CPack leaves DESTDIR set to the last component's tree
-# here, and file(INSTALL) would put every file under it.
+# file(COPY), not file(INSTALL): CPack leaves DESTDIR set to the last component's tree here,
+# and file(INSTALL) would put every file under it. (CMake 3.20, the minimum: no COPY_FILE.)
 if(NOT CPACK_GENERATOR STREQUAL "DEB")
   return()
 endif()
@@ -16,10 +16,13 @@ set(dir_perms OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORL
 # Copies `from` to the file `to` (mode 0644), creating its directories (mode 0755).
 function(nnapi_deb_file from to)
   get_filename_component(dir ${to} DIRECTORY)
+  get_filename_component(name ${from} NAME)
   file(MAKE_DIRECTORY ${dir})
   file(CHMOD ${dir} PERMISSIONS ${dir_perms})
-  file(COPY_FILE ${from} ${to})
-  file(CHMOD ${to} PERMISSIONS ${file_perms})
+  file(COPY ${from} DESTINATION ${dir} FILE_PERMISSIONS ${file_perms})
+  if(NOT "${dir}/${name}" STREQUAL "${to}")
+    file(RENAME ${dir}/${name} ${to})
+  endif()
 endfunction()
 
 foreach(component runtime dev)
