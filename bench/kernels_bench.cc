@@ -7,6 +7,7 @@
 #include <android/NeuralNetworks.h>
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -258,4 +259,24 @@ const int kRegistered = [] {
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// BENCHMARK_MAIN, plus a description ahead of Google Benchmark's own --help text and exit
+// status 2 (bad usage, as for the other tools) for arguments it does not know.
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0) {
+      std::printf(
+          "usage: nnapi_bench_kernels [Google Benchmark options]\n"
+          "CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED on MobileNet-v1 layer shapes through the\n"
+          "public NNAPI C API, in GFLOP/s. NNAPI_CPU_THREADS=N sets the CPU driver's threads\n"
+          "(1 for one core); e.g. --benchmark_filter=Pointwise runs a subset.\n"
+          "exit status: 0 done (a benchmark that fails says so in its row), 2 unknown arguments\n"
+          "\nGoogle Benchmark options:\n");
+      std::fflush(stdout);
+    }
+  }
+  benchmark::Initialize(&argc, argv);  // --help: prints its options and exits 0
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

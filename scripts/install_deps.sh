@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(cmake ninja-build g++ ccache pkg-config libgtest-dev libbenchmark-dev
       libxnnpack-dev libpthreadpool-dev libcpuinfo-dev nodejs npm python3 qemu-user
       libpng-dev libjpeg-dev  # images for nnapi run --image / nnapi demo
-      dpkg-dev file)  # dpkg-dev, file: cpack -G DEB computes Depends (dpkg-shlibdeps)
+      dpkg-dev file  # dpkg-dev, file: cpack -G DEB computes Depends (dpkg-shlibdeps)
+      lintian help2man)  # the install_deb test lints the .deb; man pages from the tools' --help
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,7 +9,8 @@
 #   pkgconfig  examples/*.c* compiled with cc/c++ and `pkg-config neuralnetworks`, then run
 #   cmake      examples/ configured as its own project with find_package(NeuralNetworks), run
 #   dlopen     a program that only dlopen()s libneuralnetworks.so (as TFLite does) runs a model
-#   deb        `cpack -G DEB`: package contents, Depends, no build paths, example built from it
+#   deb        `cpack -G DEB`: package contents, Depends, no build paths, example built from it,
+#              lintian: no errors (E:) allowed; warnings are printed (overrides: cmake/install.cmake)
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 BUILD_DIR tools|pkgconfig|cmake|dlopen|deb" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -56,6 +57,7 @@ tools)
   lib=${libdir#"$prefix"/}  # lib, lib64 or lib/<multiarch triplet>
   allowed="bin/(nnapi|nnapi-cts|nnapi-cts-sl)|include/android/[A-Za-z]+\\.h|$lib/libneuralnetworks\\.so"
   allowed+="|$lib/pkgconfig/neuralnetworks\\.pc|$lib/cmake/NeuralNetworks/[A-Za-z-]+\\.cmake"
+  allowed+="|share/man/man1/(nnapi|nnapi-cts|nnapi-cts-sl)\\.1\\.gz"  # when help2man was found
   extra=$(cd "$prefix" && find . -type f | grep -v -E "^\./($allowed)\$" || true)
   [ -z "$extra" ] || fail "unexpected installed files: $extra"
   for h in "$src"/include/android/*.h; do
@@ -145,6 +147,21 @@ deb)
   cc -std=c99 -o "$tmp/deb_example" "$src/examples/c_api_example.c" \
      $(PKG_CONFIG_PATH=$deblib/pkgconfig pkg-config --cflags --libs neuralnetworks) -lm
   LD_LIBRARY_PATH=$deblib "$tmp/deb_example" >/dev/null || fail "c_api_example against the unpacked .deb"
+  # Debian policy, as lintian checks it (scripts/install_deps.sh installs lintian). Errors fail.
+  command -v lintian >/dev/null || fail "lintian not found (Debian package lintian; scripts/install_deps.sh)"
+  for d in "$runtime" "$dev"; do
+    p=$(dpkg-deb --field "$d" Package)
+    for f in copyright changelog.gz; do
+      grep -q " \./usr/share/doc/$p/$f\$" <<<"$(dpkg-deb --contents "$d")" || fail "/usr/share/doc/$p/$f missing"
+    done
+  done
+  lintian_rc=0
+  lintian --show-overrides "$runtime" "$dev" >"$tmp/lintian.log" 2>&1 || lintian_rc=$?
+  grep -v 'running with root privileges' "$tmp/lintian.log" || true
+  if grep -q '^E: ' "$tmp/lintian.log" || [ "$lintian_rc" -ne 0 ]; then
+    fail "lintian reports errors (exit status $lintian_rc)"
+  fi
+  echo "lintian: $(grep -c '^W: ' "$tmp/lintian.log" || true) warning(s), no errors"
   echo "deb: OK"
   ;;
 *) echo "unknown part '$part'" >&2; exit 2 ;;

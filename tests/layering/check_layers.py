@@ -37,7 +37,9 @@ def src_layer(rel):
 def main():
     errors = []
     checked = 0
-    tool_headers = {n for _, _, fs in os.walk(os.path.join(ROOT, "tools")) for n in fs}
+    # A tool header may be generated at configure time from a template under tools/ (x.h.in).
+    tool_headers = {n[:-3] if n.endswith(".h.in") else n
+                    for _, _, fs in os.walk(os.path.join(ROOT, "tools")) for n in fs}
     for top in ("src", "tools"):
         for dirpath, _, files in os.walk(os.path.join(ROOT, top)):
             for name in files:

@@ -56,8 +56,10 @@ struct Api {
 const Api& api();
 void setApi(const Api& table);
 
-// Defined once per binary: cts_api_linked.cc (nnapi-cts; slPath must be empty) or
-// cts_api_sl.cc (nnapi-cts-sl; slPath required). False with a message on failure.
+// Defined once per binary: cts_api_linked.cc (nnapi-cts) or cts_api_sl.cc (nnapi-cts-sl).
+// The binary's name, for --help and --version.
+const char* toolName();
+// nnapi-cts: slPath must be empty; nnapi-cts-sl: slPath required. False with a message on failure.
 bool installApi(const std::string& slPath, std::string* error);
 // Whether this binary needs --sl PATH.
 bool apiNeedsSupportLibrary();

@@ -5,6 +5,8 @@
 
 namespace cts {
 
+const char* toolName() { return "nnapi-cts"; }
+
 bool installApi(const std::string& slPath, std::string* error) {
     if (!slPath.empty()) {
         *error = "--sl is for nnapi-cts-sl; nnapi-cts calls the linked libneuralnetworks";

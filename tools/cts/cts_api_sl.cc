@@ -9,6 +9,8 @@
 
 namespace cts {
 
+const char* toolName() { return "nnapi-cts-sl"; }
+
 bool installApi(const std::string& slPath, std::string* error) {
     if (slPath.empty()) {
         *error = "--sl PATH is required (the NNAPI Support Library to test)";

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "cts_api.h"
 #include "cts_check.h"
 #include "cts_exec.h"
@@ -54,6 +55,7 @@ struct Options {
     bool noFork = false;
     bool listDevices = false;
     bool strictFailures = false;
+    bool progress = true;  // the progress line on stderr when it is a terminal
     int jobs = 1;
     long timeoutMs = 20000;
     long long featureLevelOverride = 0;  // 0: use what the device/runtime claims
@@ -61,7 +63,7 @@ struct Options {
 
 void usage(FILE* out) {
     std::fprintf(out,
-                 "usage: nnapi-cts [options] PATH...\n"
+                 "usage: %s [options] PATH...\n"
                  "  PATH                 a spec .json file or a directory (searched recursively for *.json)\n"
                  "  --filter REGEX       run only tests whose name matches REGEX (ECMAScript, searched)\n"
                  "  --sl PATH            nnapi-cts-sl only (required there): the NNAPI Support Library to test,\n"
@@ -81,14 +83,20 @@ void usage(FILE* out) {
                  "                       Compilation_finish or the computation), not in Model_finish/setInput/...\n"
                  "  --no-fork            run everything in this process (debugging; no crash guard)\n"
                  "  --list-devices       print the devices and exit\n"
+                 "  --no-progress        no progress line (it is shown on stderr only when stderr is a terminal:\n"
+                 "                       files done of all, tests passed/failed/skipped so far, elapsed time)\n"
                  "  -h, --help           print this help and exit\n"
+                 "  --version            print the version and exit\n"
                  "\n"
                  "exit status:\n"
                  "  0  the run completed (failing tests alone do not change this without --expected)\n"
                  "     and no test of the --expected list failed or was skipped\n"
-                 "  1  a test of the --expected list failed or was skipped\n"
-                 "  2  bad usage, a missing PATH, an unreadable --expected list, a runner error, or the\n"
-                 "     --expected list could not be updated\n");
+                 "  1  a test of the --expected list failed or was skipped, the run could not complete\n"
+                 "     (a worker could not be started or died during setup), or the --expected list could\n"
+                 "     not be updated\n"
+                 "  2  bad usage: an unknown option or bad value, no PATH or a missing one, an unreadable\n"
+                 "     --expected list, an unknown --device, or (nnapi-cts-sl) no loadable --sl library\n",
+                 cts::toolName());
 }
 
 bool parseArgs(int argc, char** argv, Options* o) {
@@ -162,8 +170,13 @@ bool parseArgs(int argc, char** argv, Options* o) {
             o->noFork = true;
         } else if (a == "--list-devices") {
             o->listDevices = true;
+        } else if (a == "--no-progress") {
+            o->progress = false;
         } else if (a == "-h" || a == "--help") {
             usage(stdout);
+            std::exit(0);
+        } else if (a == "--version") {
+            nnapi_cli::PrintVersion(cts::toolName());
             std::exit(0);
         } else if (!a.empty() && a[0] == '-') {
             std::fprintf(stderr, "nnapi-cts: unknown option %s\n", a.c_str());
@@ -388,7 +401,7 @@ std::vector<std::string> splitTabs(const std::string& line) {
 
 class Runner {
 public:
-    explicit Runner(Options opt) : opt_(std::move(opt)) {}
+    explicit Runner(Options opt) : opt_(std::move(opt)), progress_(opt_.progress) {}
 
     int run();
 
@@ -399,10 +412,27 @@ private:
     std::vector<Record> records_;
     std::string info_;
     std::string fatal_;
+    bool fatalIsUsage_ = false;  // fatal_ is a configuration error (exit 2), e.g. an unknown --device
+    nnapi_cli::TerminalProgress progress_;
+    size_t passed_ = 0, failed_ = 0, skipped_ = 0;
+
+    // "files 12/495, tests 345: 340 passed, 3 failed, 2 skipped, 0:42" on a terminal.
+    void showProgress() {
+        if (!progress_.active()) return;
+        size_t filesDone = 0;
+        for (const Shard& s : shards_) filesDone += s.done ? s.files.size() : static_cast<size_t>(std::max(s.curPos, 0L));
+        char line[200];
+        std::snprintf(line, sizeof line, "%s: files %zu/%zu, tests %zu: %zu passed, %zu failed, %zu skipped, %s",
+                      cts::toolName(), filesDone, files_.size(), passed_ + failed_ + skipped_, passed_, failed_,
+                      skipped_, nnapi_cli::FormatElapsed(progress_.Elapsed()).c_str());
+        progress_.Show(line);
+    }
 
     void addRecord(Record r) {
         const char* tag = r.status == Status::Pass ? "PASS" : r.status == Status::Skip ? "SKIP" : "FAIL";
+        ++(r.status == Status::Pass ? passed_ : r.status == Status::Skip ? skipped_ : failed_);
         if (r.status == Status::Fail || opt_.verbose) {
+            progress_.Clear();
             if (r.status == Status::Pass)
                 std::printf("%s [%s] %s (%.1f ms)%s%s\n", tag, r.version.c_str(), r.name.c_str(), r.ms,
                             r.message.empty() ? "" : ": ", r.message.c_str());
@@ -411,6 +441,7 @@ private:
             std::fflush(stdout);
         }
         records_.push_back(std::move(r));
+        showProgress();
     }
 
     std::string fileVersion(size_t fileIndex) const {
@@ -429,15 +460,18 @@ private:
             s.started = true;
             if (info_.empty() && f.size() > 1) {
                 info_ = f[1];
+                progress_.Clear();
                 std::printf("nnapi-cts: %s\n", info_.c_str());
                 std::fflush(stdout);
             }
         } else if (k == "U") {
             fatal_ = f.size() > 1 ? f[1] : "worker setup failed";
+            fatalIsUsage_ = true;
         } else if (k == "F" && f.size() > 1) {
             s.curPos = std::atol(f[1].c_str());
             s.inTest = false;
             s.deadline = nowMs() + opt_.timeoutMs;
+            showProgress();
         } else if (k == "X" && s.curPos >= 0) {
             Record r;
             r.fileIndex = s.files[s.curPos];
@@ -632,6 +666,7 @@ void Runner::runForked() {
             fatal_ = std::string("poll: ") + std::strerror(errno);
             return;
         }
+        showProgress();  // the elapsed time moves on while a long test runs
         for (size_t i = 0; i < pfds.size(); ++i) {
             Shard& s = *owners[i];
             if (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -706,8 +741,10 @@ int Runner::run() {
         if (s.files.empty()) s.done = true;
 
     double t0 = nowMs();
+    showProgress();
     if (opt_.noFork) runInProcess();
     else runForked();
+    progress_.Clear();  // the summary below replaces it
     if (!fatal_.empty()) {
         std::fprintf(stderr, "nnapi-cts: %s\n", fatal_.c_str());
         for (Shard& s : shards_)
@@ -715,7 +752,7 @@ int Runner::run() {
                 kill(s.pid, SIGKILL);
                 waitpid(s.pid, nullptr, 0);
             }
-        return 2;
+        return fatalIsUsage_ ? 2 : 1;
     }
     double wall = nowMs() - t0;
     std::stable_sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) {
@@ -824,7 +861,7 @@ int Runner::run() {
             std::string err;
             if (!cts::writeNameList(opt_.expected, merged, &err)) {
                 std::fprintf(stderr, "nnapi-cts: %s\n", err.c_str());
-                exitCode = 2;
+                exitCode = 1;
             } else {
                 std::printf("updated %s: %zu names\n", opt_.expected.c_str(), merged.size());
             }
@@ -849,7 +886,7 @@ int listDevices() {
     int rc = api().ANeuralNetworks_getDeviceCount(&n);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         std::fprintf(stderr, "nnapi-cts: ANeuralNetworks_getDeviceCount -> %s\n", api().resultCodeName(rc));
-        return 2;
+        return 1;
     }
     std::printf("runtime feature level %lld, %u device(s)\n",
                 static_cast<long long>(api().ANeuralNetworks_getRuntimeFeatureLevel()), n);

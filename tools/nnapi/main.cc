@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "demo_common.h"
+#include "cli_common.h"
 #include "face_detect.h"
 #include "image_io.h"
 #include "npy.h"
@@ -77,6 +78,7 @@ void PrintUsage(FILE* out) {
                "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--device NAME | --reference]\n"
                "  nnapi demo face|selfie|pose IMAGE.png|jpg [--output DIR] [--model FILE.tflite] [--device NAME]\n"
                "  nnapi --help\n"
+               "  nnapi --version\n"
                "\n"
                "  devices            the runtime's feature level and its devices\n"
                "  inspect            TFLite -> NNAPI operator mapping and per-device operation support\n"
@@ -112,6 +114,8 @@ void PrintUsage(FILE* out) {
                "  --cache-dir DIR    run/bench: ANeuralNetworksCompilation_setCaching(DIR, token from the model path\n"
                "                     and size); drivers that cache keep their files under DIR\n"
                "  -v, --verbose      inspect: one line per TFLite operator\n"
+               "  --no-progress      bench: no warmup/run progress line (shown on stderr only when stderr is\n"
+               "                     a terminal)\n"
                "\n"
                "exit status:\n"
                "  0  success\n"
@@ -134,6 +138,11 @@ void PrintUsage(FILE* out) {
   std::exit(0);
 }
 
+[[noreturn]] void Version() {
+  PrintVersion("nnapi");
+  std::exit(0);
+}
+
 struct Args {
   std::string command, model;
   std::vector<std::string> inputs, devices;
@@ -142,6 +151,7 @@ struct Args {
   uint64_t seed = 1;
   bool verbose = false;
   bool runs_given = false;
+  bool no_progress = false;  // bench --no-progress
   // Images (run --image, demo).
   std::string image, demo_model;
   std::vector<std::string> extra;  // positionals after the first (demo: the image)
@@ -185,6 +195,7 @@ Args ParseArgs(int argc, char** argv) {
   if (argc < 2) Usage();
   a.command = argv[1];
   if (a.command == "--help" || a.command == "-h" || a.command == "help") Help();
+  if (a.command == "--version") Version();
   for (int i = 2; i < argc; ++i) {
     std::string s = argv[i];
     auto val = [&]() -> const char* {
@@ -226,6 +237,8 @@ Args ParseArgs(int argc, char** argv) {
       a.std_given = true;
     }
     else if (s == "--help" || s == "-h") Help();
+    else if (s == "--version") Version();
+    else if (s == "--no-progress") a.no_progress = true;
     else if (!s.empty() && s[0] == '-') Usage(("unknown option " + s).c_str());
     else if (a.model.empty()) a.model = s;
     else if (a.command == "demo" && a.extra.empty()) a.extra.push_back(s);
@@ -1010,30 +1023,25 @@ Stats Summarize(std::vector<double> v) {
   return s;
 }
 
+// bench: "warmup [#####     ] 3/5 0:01" on stderr when it is a terminal (cli_common.h).
 class Progress {
  public:
-  Progress(const char* label, int total) : label_(label), total_(total), start_(std::chrono::steady_clock::now()) {}
+  Progress(const char* label, int total, bool enabled) : label_(label), total_(total), line_(enabled) {}
   void Update(int done) {
-    // Only worth drawing for runs that take a while; redraw at most ~10 times per second.
-    auto now = std::chrono::steady_clock::now();
-    if (Ms(now - start_) < 1000 || Ms(now - last_) < 100) return;
-    last_ = now;
-    shown_ = true;
+    if (!line_.active()) return;
     const int width = 30;
     int filled = total_ ? done * width / total_ : width;
-    std::fprintf(stderr, "\r%s [%.*s%*s] %d/%d", label_, filled, "##############################", width - filled,
-                 "", done, total_);
-    std::fflush(stderr);
+    char text[128];
+    std::snprintf(text, sizeof text, "%s [%.*s%*s] %d/%d %s", label_, filled, "##############################",
+                  width - filled, "", done, total_, FormatElapsed(line_.Elapsed()).c_str());
+    line_.Show(text, done == total_);
   }
-  void Done() {
-    if (shown_) std::fprintf(stderr, "\r%*s\r", 60, "");
-  }
+  void Done() { line_.Clear(); }
 
  private:
   const char* label_;
   int total_;
-  std::chrono::steady_clock::time_point start_, last_;
-  bool shown_ = false;
+  TerminalProgress line_;
 };
 
 int CmdBench(const Args& a) {
@@ -1079,7 +1087,7 @@ int CmdBench(const Args& a) {
   };
 
   std::vector<double> warm;
-  Progress pw("warmup", a.warmup);
+  Progress pw("warmup", a.warmup, !a.no_progress);
   for (int i = 0; i < a.warmup; ++i) {
     double ms;
     if (!run_once(&ms)) return 1;
@@ -1088,7 +1096,7 @@ int CmdBench(const Args& a) {
   }
   pw.Done();
   std::vector<double> times;
-  Progress pr("benchmark", a.runs);
+  Progress pr("benchmark", a.runs, !a.no_progress);
   for (int i = 0; i < a.runs; ++i) {
     double ms;
     if (!run_once(&ms)) return 1;
