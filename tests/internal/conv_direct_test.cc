@@ -114,11 +114,12 @@ TEST(ConvDirect, DepthwiseMatchesReference) {
 }
 
 // The pose models' shapes: 8 channels (pixel pairs) and 16+ at stride 1 and 2, wide enough
-// for the 8-pixel sliding passes, with every padding side.
+// for the 8-pixel sliding passes, with every padding side, on two threads.
 TEST(ConvDirect, DepthwiseModelLikeShapes) {
   std::mt19937 rng(7);
+  ThreadPool pool(2);  // the larger of these are split over threads (rows per slot)
   KernelScratch ks;
-  for (uint32_t channels : {8u, 16u, 24u, 56u, 144u}) {
+  for (uint32_t channels : {8u, 16u, 24u, 56u, 120u, 144u}) {
     for (uint32_t k : {3u, 5u}) {
       for (int32_t stride : {1, 2}) {
         Geometry g;
@@ -141,7 +142,7 @@ TEST(ConvDirect, DepthwiseModelLikeShapes) {
         const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
         std::vector<float> want(outCount), got(outCount + kGuard, NAN);
         kDepthwiseReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
-        fastDepthwiseFloat(g, in.data(), filter.data(), bias.data(), got.data(), nullptr, ks);
+        fastDepthwiseFloat(g, in.data(), filter.data(), bias.data(), got.data(), &pool, ks);
         expectClose(want, got, k * k,
                     "channels " + std::to_string(channels) + " k " + std::to_string(k) +
                         " stride " + std::to_string(stride));

@@ -140,10 +140,11 @@ void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filt
   a.depthMultiplier = static_cast<uint32_t>(g.p.depthMultiplier);
   // The register-blocked kernel where there is one (same summation order as the loop).
   const ConvIsaKernels& k = convIsaKernels();
-  runFloatRows(k.depthwiseFloatRowsDirect != nullptr && a.depthMultiplier == 1
-                   ? k.depthwiseFloatRowsDirect
-                   : k.depthwiseFloatRows,
-               a, g, pool, ks);
+  if (k.depthwiseFloatRowsDirect != nullptr && a.depthMultiplier == 1)
+    runFloatRows(k.depthwiseFloatRowsDirect, a, g, directPool(pool, g, g.filterH * g.filterW),
+                 ks);
+  else
+    runFloatRows(k.depthwiseFloatRows, a, g, pool, ks);
 }
 
 void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint, uint32_t taps,

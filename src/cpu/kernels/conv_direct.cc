@@ -30,12 +30,19 @@ bool narrowConvPreferred(const Geometry& g) {
   return g.outC <= 2 && g.filterW * g.inC >= 8;
 }
 
+ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutput) {
+  constexpr double kMinParallelMacs = 400000.0;  // as xnnpack_util.h
+  const double macs = static_cast<double>(g.batches) * g.outH * g.outW * g.outC * macsPerOutput;
+  return macs >= kMinParallelMacs ? pool : nullptr;
+}
+
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
                          const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
   ConvDirectFloatArgs a{};
   setFloatArgs(g, input, filter, bias, output, &a);
   a.outC = g.outC;
-  runFloatRows(convIsaKernels().narrowConvFloatRows, a, g, pool, ks);
+  runFloatRows(convIsaKernels().narrowConvFloatRows, a, g,
+               directPool(pool, g, g.filterH * g.filterW * g.inC), ks);
 }
 
 }  // namespace conv

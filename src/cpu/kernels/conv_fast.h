@@ -74,6 +74,9 @@ bool narrowConvPreferred(const Geometry& g);
 // CONV_2D with few output channels; filter as given, [outC][kh][kw][inC]. Only where
 // narrowConvAvailable(g).
 bool narrowConvAvailable(const Geometry& g);
+// `pool`, or null (run on the calling thread) for a convolution too small to split: the
+// threshold XNNPACK's operators get (xnnThreadPool).
+ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutput);
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
                          const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 }  // namespace conv
