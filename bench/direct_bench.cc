@@ -89,6 +89,13 @@ std::vector<Layer> layers() {
       same("conv1x1 16x16x88->2", false, 16, 88, 2, 1, 1),
       padded("conv2x2 2x2x288->1 valid", false, 2, 288, 1, 2, 1, 0, 0, 0, 0),
       same("conv1x1 256x256x8->1", false, 256, 8, 1, 1, 1),
+      // 1x1 with 8-32 channels at high resolution (pose models): XNNPACK's GEMM, for scale
+      same("conv1x1 256x256x8->8", false, 256, 8, 8, 1, 1),
+      same("conv1x1 128x128x8->8", false, 128, 8, 8, 1, 1),
+      same("conv1x1 128x128x24->8", false, 128, 24, 8, 1, 1),
+      same("conv1x1 128x128x16->8", false, 128, 16, 8, 1, 1),
+      same("conv1x1 128x128x8->32", false, 128, 8, 32, 1, 1),
+      same("conv1x1 128x128x24->16", false, 128, 24, 16, 1, 1),
   };
 }
 

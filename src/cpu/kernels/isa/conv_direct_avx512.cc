@@ -164,11 +164,13 @@ inline void dwEdgeBlocks(const ConvDepthwiseFloatArgs& g, const DwRow& r, int32_
     _mm512_mask_storeu_ps(out + 16 * k, m[k], clampV(acc[k], lo, hi));
 }
 
-// One output pixel at column ow, every channel, four blocks at a time.
+// One output pixel at column ow, every channel, eight blocks at a time (each block's FMA
+// chain has one FMA per tap; eight chains keep both FMA units busy).
 inline void dwEdgePixelAll(const ConvDepthwiseFloatArgs& g, const DwRow& r, int32_t ow,
                            __m512 lo, __m512 hi) {
   const uint32_t C = g.channels;
   uint32_t c0 = 0;
+  for (; C >= c0 + 128; c0 += 128) dwEdgeBlocks<8>(g, r, ow, c0, 0xFFFF, lo, hi);
   for (; C > c0 + 48; c0 += 64) dwEdgeBlocks<4>(g, r, ow, c0, laneMask(C - c0 - 48), lo, hi);
   if (c0 >= C) return;
   const uint32_t left = C - c0;  // 1..48
@@ -366,18 +368,26 @@ void convDepthwiseFloatRowsDirect(const ConvDepthwiseFloatArgs& g, size_t rowBeg
       dwPairs(g, r, owLo, owHi, lo, hi);
       continue;
     }
-    // Pixel blocks outer, channel blocks inner: the input is read in address order.
-    for (int32_t ow = owLo; ow < owHi; ow += kDwPixels) {
-      const int32_t end = ow + kDwPixels < owHi ? ow + kDwPixels : owHi;
+    // Pixel blocks outer, channel blocks inner: the input is read in address order. Blocks of
+    // kDwPixels, then one of 4; the last few columns as single pixels over all channels (whose
+    // channel blocks are independent FMA chains).
+    const auto blocks = [&](int32_t begin, int32_t end) {
       for (uint32_t c0 = 0; c0 < C; c0 += 16) {
         const __mmask16 m = laneMask(C - c0);
         const __m512 bias = _mm512_maskz_loadu_ps(m, g.bias + c0);
         const auto weight = [&](uint32_t t) {
           return _mm512_maskz_loadu_ps(m, g.filter + static_cast<size_t>(t) * C + c0);
         };
-        dwInterior(g, r, ow, end, c0, m, bias, weight, lo, hi);
+        dwInterior(g, r, begin, end, c0, m, bias, weight, lo, hi);
       }
+    };
+    int32_t ow = owLo;
+    for (; ow + kDwPixels <= owHi; ow += kDwPixels) blocks(ow, ow + kDwPixels);
+    if (ow + 4 <= owHi) {
+      blocks(ow, ow + 4);
+      ow += 4;
     }
+    for (; ow < owHi; ++ow) dwEdgePixelAll(g, r, ow, lo, hi);
   }
 }
 
