@@ -76,6 +76,16 @@ std::vector<Layer> layers() {
       padded("dw5x5s2 68x68x192 valid", true, 68, 192, 192, 5, 2, 0, 0, 0, 0),
       padded("dw5x5s2 64x64x144 pad1223", true, 64, 144, 144, 5, 2, 1, 2, 2, 3),
       same("dw5x5s2 56x56x144", true, 56, 144, 144, 5, 2),
+      // MobileNet v1 (nnapi_bench_e2e)
+      same("mnv1 dw3x3 112x112x32", true, 112, 32, 32, 3, 1),
+      same("mnv1 dw3x3s2 112x112x64", true, 112, 64, 64, 3, 2),
+      same("mnv1 dw3x3 56x56x128", true, 56, 128, 128, 3, 1),
+      same("mnv1 dw3x3s2 56x56x128", true, 56, 128, 128, 3, 2),
+      same("mnv1 dw3x3 28x28x256", true, 28, 256, 256, 3, 1),
+      same("mnv1 dw3x3s2 28x28x256", true, 28, 256, 256, 3, 2),
+      same("mnv1 dw3x3 14x14x512", true, 14, 512, 512, 3, 1),
+      same("mnv1 dw3x3s2 14x14x512", true, 14, 512, 512, 3, 2),
+      same("mnv1 dw3x3 7x7x1024", true, 7, 1024, 1024, 3, 1),
       // CONV_2D with few output channels (pose segmentation head) and neighbours
       same("conv3x3 256x256x8->1", false, 256, 8, 1, 3, 1),
       same("conv3x3 256x256x8->2", false, 256, 8, 2, 3, 1),

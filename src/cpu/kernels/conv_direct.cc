@@ -8,13 +8,20 @@
 namespace nn {
 namespace conv {
 
-// Measured (1 thread, 3x3 and 5x5, stride 1 and 2, 8 to 1152 channels, 7x7 to 256x256):
-// 0.17-0.95x XNNPACK's time. Other windows keep XNNPACK (not measured).
+// From nnapi_bench_direct (1 thread; pose, hand and MobileNet v1 layers). 5x5: 0.3-0.65x
+// XNNPACK's time from 8x8 up (7x7x1152: about 1x). 3x3 stride 1: 0.2-0.8x with up to 192
+// channels on maps of 56 and more, 0.92x at 28x28x256; with many channels on a small map
+// XNNPACK's one-pixel-at-a-time order is as fast (14x14x512 1.0x, 7x7x1024 1-1.2x). 3x3 stride
+// 2: 0.5-0.9x up to 64 channels at 56+ output columns, 1-1.7x with 128 channels and more.
 bool directDepthwisePreferred(const Geometry& g) {
   if (convIsaKernels().depthwiseFloatRowsDirect == nullptr) return false;
-  const auto measured = [](uint32_t k) { return k == 3 || k == 5; };
-  return g.p.depthMultiplier == 1 && g.p.dilationH == 1 && g.p.dilationW == 1 &&
-         g.p.strideH <= 2 && g.p.strideW <= 2 && measured(g.filterH) && measured(g.filterW);
+  if (g.p.depthMultiplier != 1 || g.p.dilationH != 1 || g.p.dilationW != 1) return false;
+  if (g.filterH == 5 && g.filterW == 5 && g.p.strideH <= 2 && g.p.strideW <= 2)
+    return g.outW >= 8;
+  if (g.filterH != 3 || g.filterW != 3) return false;
+  if (g.p.strideH == 1 && g.p.strideW == 1) return g.inC <= 96 || g.outW >= 28;
+  if (g.p.strideH == 2 && g.p.strideW == 2) return g.inC <= 32 || (g.inC <= 64 && g.outW >= 56);
+  return false;
 }
 
 bool narrowConvAvailable(const Geometry& g) {

@@ -29,6 +29,7 @@ namespace isa_avx512 {
 namespace {
 
 constexpr int kDwPixels = 8;  // output pixels per depthwise pass
+constexpr uint32_t kDwChunk = 64;  // channels per sweep over a row (see the row loop)
 
 // A compile-time count passed to a generic lambda (no <type_traits> here: see conv_isa.h).
 template <int N>
@@ -371,8 +372,8 @@ void convDepthwiseFloatRowsDirect(const ConvDepthwiseFloatArgs& g, size_t rowBeg
     // Pixel blocks outer, channel blocks inner: the input is read in address order. Blocks of
     // kDwPixels, then one of 4; the last few columns as single pixels over all channels (whose
     // channel blocks are independent FMA chains).
-    const auto blocks = [&](int32_t begin, int32_t end) {
-      for (uint32_t c0 = 0; c0 < C; c0 += 16) {
+    const auto blocks = [&](int32_t begin, int32_t end, uint32_t cBegin, uint32_t cEnd) {
+      for (uint32_t c0 = cBegin; c0 < cEnd; c0 += 16) {
         const __mmask16 m = laneMask(C - c0);
         const __m512 bias = _mm512_maskz_loadu_ps(m, g.bias + c0);
         const auto weight = [&](uint32_t t) {
@@ -381,13 +382,17 @@ void convDepthwiseFloatRowsDirect(const ConvDepthwiseFloatArgs& g, size_t rowBeg
         dwInterior(g, r, begin, end, c0, m, bias, weight, lo, hi);
       }
     };
-    int32_t ow = owLo;
-    for (; ow + kDwPixels <= owHi; ow += kDwPixels) blocks(ow, ow + kDwPixels);
-    if (ow + 4 <= owHi) {
-      blocks(ow, ow + 4);
-      ow += 4;
+    // Channels in chunks of kDwChunk, so the input pixels a block reads stay in L1 when the
+    // channels are many.
+    for (uint32_t cc = 0; cc < C; cc += kDwChunk) {
+      const uint32_t ce = C - cc > kDwChunk ? cc + kDwChunk : C;
+      int32_t ow = owLo;
+      for (; ow + kDwPixels <= owHi; ow += kDwPixels) blocks(ow, ow + kDwPixels, cc, ce);
+      if (ow + 4 <= owHi) blocks(ow, ow + 4, cc, ce);
     }
-    for (; ow < owHi; ++ow) dwEdgePixelAll(g, r, ow, lo, hi);
+    const int32_t tail = owLo + (owHi - owLo) / kDwPixels * kDwPixels +
+                         ((owHi - owLo) % kDwPixels >= 4 ? 4 : 0);
+    for (int32_t ow = tail; ow < owHi; ++ow) dwEdgePixelAll(g, r, ow, lo, hi);
   }
 }
 
