@@ -362,6 +362,15 @@ void convDepthwiseFloatRowsDirect(const ConvDepthwiseFloatArgs& g, size_t rowBeg
     r.out = g.output + (static_cast<size_t>(b) * outH + oh) * outW * C;
     r.ih0 = static_cast<int32_t>(oh) * g.strideH - g.padTop;
     validTaps(r.ih0, g.dilationH, g.filterH, g.inH, &r.khBegin, &r.khEnd);
+    if (r.khBegin == r.khEnd) {  // the whole window in padding (a folded PAD can do that)
+      for (uint32_t ow = 0; ow < outW; ++ow)
+        for (uint32_t c0 = 0; c0 < C; c0 += 16) {
+          const __mmask16 m = laneMask(C - c0);
+          _mm512_mask_storeu_ps(r.out + static_cast<size_t>(ow) * C + c0, m,
+                                clampV(_mm512_maskz_loadu_ps(m, g.bias + c0), lo, hi));
+        }
+      continue;
+    }
     for (int32_t ow = 0; ow < owLo; ++ow) dwEdgePixelAll(g, r, ow, lo, hi);
     for (int32_t ow = owHi; ow < static_cast<int32_t>(outW); ++ow)
       dwEdgePixelAll(g, r, ow, lo, hi);
