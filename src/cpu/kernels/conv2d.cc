@@ -37,7 +37,10 @@ XnnConvConfig xnnConfig(const Geometry& g) {
   return xnnConvConfig(g, 1, g.inC, g.outC, /*depthwise=*/false);
 }
 
-bool xnnpackSupported(const Geometry& g) { return xnnConvolutionSupported(xnnConfig(g)); }
+// Not where the narrow direct kernel measured faster (conv_direct.cc): portableFloat takes it.
+bool xnnpackSupported(const Geometry& g) {
+  return !narrowConvPreferred(g) && xnnConvolutionSupported(xnnConfig(g));
+}
 
 void packFloatFilter(OpContext& ctx, const Geometry& g, PackedFloatWeights* out) {
   const uint32_t k = g.filterH * g.filterW * g.inC;
@@ -59,6 +62,7 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, PackedQuantWeights* out)
 }
 
 void prepareFloatFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
+  if (ctx.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(g)) return;
   packFloatFilter(ctx, g, &st.floatWeights.emplace());
 }
 void prepareQuantFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
@@ -70,9 +74,13 @@ bool runXnnpack(OpContext& ctx, const Geometry& g, Conv2dScratch& sc, const floa
   return runXnnConvolution(ctx, g, xnnConfig(g), sc.xnn, in, out, error);
 }
 
-// The packed float GEMM.
+// The packed float GEMM, or the direct kernel for few output channels (float32 filter).
 void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc,
                    const float* in, const float* bias, float* out) {
+  if (ctx.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(g)) {
+    fastNarrowConvFloat(g, in, ctx.input<float>(1), bias, out, ctx.threadPool(), sc.kernel);
+    return;
+  }
   const PreparedOrNow<PackedFloatWeights> w(st.floatWeights, packFloatFilter, ctx, g);
   fastConvFloat(g, in, *w, bias, out, ctx.threadPool(), sc.kernel);
 }

@@ -138,7 +138,13 @@ void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filt
   setFloatArgs(g, input, filter, bias, output, &a);
   setDepthwiseArgs(g, &a);
   a.depthMultiplier = static_cast<uint32_t>(g.p.depthMultiplier);
-  runFloatRows(convIsaKernels().depthwiseFloatRows, a, g, pool, ks);
+  // The register-blocked kernel where there is one (same summation order as the loop).
+  const ConvIsaKernels& k = convIsaKernels();
+  if (k.depthwiseFloatRowsDirect != nullptr && a.depthMultiplier == 1)
+    runFloatRows(k.depthwiseFloatRowsDirect, a, g, directPool(pool, g, g.filterH * g.filterW),
+                 ks);
+  else
+    runFloatRows(k.depthwiseFloatRows, a, g, pool, ks);
 }
 
 void packDepthwiseFilter(const void* filter, OperandType type, int32_t zeroPoint, uint32_t taps,

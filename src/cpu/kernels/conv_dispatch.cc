@@ -139,7 +139,8 @@ ConvIsaKernels selectKernels() {
   ConvIsaKernels k{isa_baseline::convFloatMicroKernel,   isa_baseline::convQuantMicroKernel,
                    isa_baseline::convRequantizeU8,       isa_baseline::convRequantizeS8,
                    /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
-                   isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows};
+                   isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows,
+                   /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;
@@ -154,6 +155,8 @@ ConvIsaKernels selectKernels() {
     k.depthwiseQuantRowsS8 = isa_avx512::convDepthwiseQuantRowsS8;
     k.depthwiseFloatRows = isa_avx512::convDepthwiseFloatRows;
     k.transposeFloatRows = isa_avx512::convTransposeFloatRows;
+    k.depthwiseFloatRowsDirect = isa_avx512::convDepthwiseFloatRowsDirect;
+    k.narrowConvFloatRows = isa_avx512::convNarrowFloatRows;
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;
   }
   return k;

@@ -24,6 +24,10 @@ struct ConvIsaKernels {
   ConvDepthwiseQuantRowsFn<int8_t>* depthwiseQuantRowsS8;
   ConvFloatRowsFn<ConvDepthwiseFloatArgs>* depthwiseFloatRows;
   ConvFloatRowsFn<ConvTransposeFloatArgs>* transposeFloatRows;
+  // Direct float32 kernels (conv_direct.cc chooses them per shape); null below AVX-512:
+  // depthwise with depth multiplier 1, and CONV_2D with few output channels at dilation 1.
+  ConvFloatRowsFn<ConvDepthwiseFloatArgs>* depthwiseFloatRowsDirect;
+  ConvFloatRowsFn<ConvDirectFloatArgs>* narrowConvFloatRows;
 };
 
 const ConvIsaKernels& convIsaKernels();

@@ -65,6 +65,19 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
                              const int32_t* bias, void* output, ThreadPool* pool,
                              KernelScratch& ks);
 
-
+// ---- direct float32 kernels (conv_direct.cc) ----------------------------------------------
+// Where the AVX-512 direct kernels measured faster than XNNPACK (bench/direct_bench.cc) for
+// float32 NHWC data; false when this processor (or NNAPI_CPU_ISA) has none. The convolution's
+// init then skips XNNPACK and its portable path runs the direct kernel.
+bool directDepthwisePreferred(const Geometry& g);
+bool narrowConvPreferred(const Geometry& g);
+// CONV_2D with few output channels; filter as given, [outC][kh][kw][inC]. Only where
+// narrowConvAvailable(g).
+bool narrowConvAvailable(const Geometry& g);
+// `pool`, or null (run on the calling thread) for a convolution too small to split: the
+// threshold XNNPACK's operators get (xnnThreadPool).
+ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutput);
+void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
+                         const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 }  // namespace conv
 }  // namespace nn

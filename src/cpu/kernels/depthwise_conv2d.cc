@@ -35,7 +35,11 @@ XnnConvConfig xnnConfig(const Geometry& g) {
   return xnnConvConfig(g, g.inC, 1, static_cast<size_t>(g.p.depthMultiplier), /*depthwise=*/true);
 }
 
-bool xnnpackSupported(const Geometry& g) { return xnnConvolutionSupported(xnnConfig(g)); }
+// Not where the register-blocked direct kernel measured faster (conv_direct.cc): portableFloat
+// (fastDepthwiseFloat) takes it.
+bool xnnpackSupported(const Geometry& g) {
+  return !directDepthwisePreferred(g) && xnnConvolutionSupported(xnnConfig(g));
+}
 
 void packQuantFilter(OpContext& ctx, const Geometry& g, PackedDepthwiseFilter* out) {
   const Shape& f = ctx.inputShape(1);

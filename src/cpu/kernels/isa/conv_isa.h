@@ -65,6 +65,18 @@ struct ConvTransposeFloatArgs {
   float* output;
 };
 
+// A float32 CONV_2D (NHWC) computed directly, for few output channels (conv_direct_avx512.cc):
+// filter as given, [outC][kh][kw][inC]; dilation 1.
+struct ConvDirectFloatArgs {
+  uint32_t batches, inH, inW, inC, outH, outW, outC, filterH, filterW;
+  int32_t strideH, strideW, padTop, padLeft;
+  float outputMin, outputMax;
+  const float* input;
+  const float* filter;
+  const float* bias;
+  float* output;
+};
+
 // Signatures shared by every ISA (one function per ISA namespace below, declared with these
 // types; the definitions spell them out):
 //
@@ -115,6 +127,12 @@ ConvDepthwiseQuantRowsFn<uint8_t> convDepthwiseQuantRowsU8;
 ConvDepthwiseQuantRowsFn<int8_t> convDepthwiseQuantRowsS8;
 ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRows;
 ConvFloatRowsFn<ConvTransposeFloatArgs> convTransposeFloatRows;
+// Register-blocked direct kernels (conv_direct_avx512.cc): depthwise with depth multiplier 1
+// (several output pixels per pass; 8 channels at stride 1 as pixel pairs), and CONV_2D with few
+// output channels (the filter window of each output pixel as contiguous spans, 16 pixels
+// reduced at once). `acc` is unused.
+ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRowsDirect;
+ConvFloatRowsFn<ConvDirectFloatArgs> convNarrowFloatRows;
 }  // namespace isa_avx512
 
 namespace isa_avx512vnni {  // the AVX-512 set + VNNI
