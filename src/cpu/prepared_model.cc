@@ -6,6 +6,7 @@
 #include <ctime>
 #include <map>
 
+#include "cpu/graph_fusion.h"
 #include "cpu/memory_limits.h"
 #include "cpu/thread_pool.h"
 #include "hal/log.h"
@@ -98,6 +99,12 @@ bool compatible(const Dims& declared, const Dims& actual) {
 Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referenceKernels,
                                 int threads, std::shared_ptr<PreparedModel>* out) {
   std::shared_ptr<CpuPreparedModel> pm(new CpuPreparedModel());
+  // The fast device runs the graph with activations and paddings fused into their
+  // neighbours (same values; cpu/graph_fusion.h); the reference device runs it as given.
+  if (!referenceKernels && cpuFusionEnabled()) {
+    std::shared_ptr<const Model> fused = fuseForCpu(model, nullptr);
+    if (fused != nullptr) model = std::move(fused);
+  }
   pm->model_ = std::move(model);
   pm->env_.threadPool = ThreadPool::shared(threads);
   pm->env_.relaxed = pm->model_->relaxComputationFloat32toFloat16;

@@ -5,7 +5,9 @@
 // kernels run the same arithmetic on one thread.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/kernel.h"
@@ -96,6 +98,68 @@ void resizeBilinearRows(const T* src, const Image4& in, T* dst, const Image4& ou
   }
 }
 
+typedef float Float8 __attribute__((vector_size(32)));
+typedef float Float16 __attribute__((vector_size(64)));
+// Always inlined (and so is the function below into its ISA-cloned callers): the ABI of
+// 32-byte vector arguments and returns that -Wpsabi warns about never applies.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+__attribute__((always_inline)) inline Float8 load8(const float* p) {
+  Float8 v;
+  memcpy(&v, p, sizeof(v));
+  return v;
+}
+__attribute__((always_inline)) inline Float16 load16(const float* p) {
+  Float16 v;
+  memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// resizeBilinearRows for float32 NHWC (channels contiguous): the same expression per element
+// in the same order, over blocks of 16 and 8 channels as lane-wise IEEE vector operations (no FMA
+// contraction: -ffp-contract=off), so every value is the generic loop's.
+void resizeBilinearRowsNhwc(const float* src, const Image4& in, float* dst, const Image4& out,
+                            const ResizeParams& p, const std::vector<Sample>& xs, float hScale,
+                            size_t rowBegin, size_t rowEnd) {
+  const uint32_t channels = in.c;
+  for (size_t row = rowBegin; row < rowEnd; ++row) {
+    const uint32_t b = static_cast<uint32_t>(row / out.h);
+    const uint32_t y = static_cast<uint32_t>(row % out.h);
+    const float* img = src + b * in.sn;
+    const Sample sy = sampleAt(y, hScale, p.halfPixel, in.h);
+    const float dy = sy.pos - static_cast<float>(sy.lo);
+    const float wy0 = 1 - dy;
+    const float* top = img + sy.lo * in.sh;
+    const float* bottom = img + sy.hi * in.sh;
+    float* d = dst + b * out.sn + y * out.sh;
+    for (uint32_t x = 0; x < out.w; ++x, d += out.sw) {
+      const Sample& sx = xs[x];
+      const float dx = sx.pos - static_cast<float>(sx.lo);
+      const float wx0 = 1 - dx;
+      const float* __restrict p00 = top + sx.lo * in.sw;
+      const float* __restrict p10 = bottom + sx.lo * in.sw;
+      const float* __restrict p01 = top + sx.hi * in.sw;
+      const float* __restrict p11 = bottom + sx.hi * in.sw;
+      float* __restrict o = d;
+      uint32_t c = 0;
+      for (; c + 16 <= channels; c += 16) {
+        const Float16 v = load16(p00 + c) * wy0 * wx0 + load16(p10 + c) * dy * wx0 +
+                          load16(p01 + c) * wy0 * dx + load16(p11 + c) * dy * dx;
+        memcpy(o + c, &v, sizeof(v));
+      }
+      for (; c + 8 <= channels; c += 8) {
+        const Float8 v = load8(p00 + c) * wy0 * wx0 + load8(p10 + c) * dy * wx0 +
+                         load8(p01 + c) * wy0 * dx + load8(p11 + c) * dy * dx;
+        memcpy(o + c, &v, sizeof(v));
+      }
+      for (; c < channels; ++c)
+        o[c] = p00[c] * wy0 * wx0 + p10[c] * dy * wx0 + p01[c] * wy0 * dx + p11[c] * dy * dx;
+    }
+  }
+}
+
+#pragma GCC diagnostic pop
+
 template <typename T>
 void resizeBilinear(const T* src, const Image4& in, T* dst, const Image4& out,
                     const ResizeParams& p, ThreadPool* pool) {
@@ -104,7 +168,17 @@ void resizeBilinear(const T* src, const Image4& in, T* dst, const Image4& out,
   std::vector<Sample> xs(out.w);
   for (uint32_t x = 0; x < out.w; ++x) xs[x] = sampleAt(x, wScale, p.halfPixel, in.w);
   const size_t rows = size_t(out.n) * out.h;
+  // The fast device's float32 NHWC form (the reference device keeps the generic loop).
+  bool contiguous = false;
+  if constexpr (std::is_same<T, float>::value)
+    contiguous = pool != nullptr && in.sc == 1 && out.sc == 1;
   auto work = [&](size_t begin, size_t end) {
+    if constexpr (std::is_same<T, float>::value) {
+      if (contiguous) {
+        resizeBilinearRowsNhwc(src, in, dst, out, p, xs, hScale, begin, end);
+        return;
+      }
+    }
     resizeBilinearRows(src, in, dst, out, p, xs, hScale, begin, end);
   };
   // Rows are independent; split when a row carries enough work to amortize the dispatch.

@@ -35,6 +35,25 @@ Status validateTensorOperands(ValidationContext& c);
 // The whole signature check of CONV_2D (depthwise = false) and DEPTHWISE_CONV_2D.
 Status validateConv(ValidationContext& c, bool depthwise);
 
+// Where each scalar of a CONV_2D / DEPTHWISE_CONV_2D signature sits (input indexes, -1 when
+// the form has none).
+struct Signature {
+  bool explicitPadding = false;
+  int32_t padding = -1;          // implicit: padding code input
+  int32_t padLeft = -1, padRight = -1, padTop = -1, padBottom = -1;  // explicit
+  int32_t strideW = -1, strideH = -1;
+  int32_t depthMultiplier = -1;  // depthwise only
+  int32_t activation = -1;
+  int32_t layout = -1;           // optional BOOL (NCHW when true)
+  int32_t dilationW = -1, dilationH = -1;
+};
+
+// Works out which form the inputs use from their count and the type of input 7 (CONV_2D) or
+// 8 (DEPTHWISE_CONV_2D): INT32 there means explicit padding, BOOL the implicit form with a
+// layout flag. On failure returns false with a message in *error.
+bool parseSignature(uint32_t numInputs, bool depthwise, OperandType splitType, Signature* sig,
+                    std::string* error);
+
 // ---- geometry ------------------------------------------------------------------------------
 
 struct Params {

@@ -1,0 +1,360 @@
+#include "cpu/graph_fusion.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "hal/log.h"
+#include "spec/ops/common.h"
+#include "spec/ops/conv.h"
+
+namespace nn {
+namespace {
+
+// The source model's CONSTANT_COPY bytes, seen by the rewritten model as a pool; holds the
+// source model so those bytes (and its pools) outlive every prepared model using the copy.
+class SourceValues : public Memory {
+ public:
+  explicit SourceValues(std::shared_ptr<const Model> source)
+      : Memory(const_cast<uint8_t*>(source->operandValues.data()), source->operandValues.size()),
+        source_(std::move(source)) {}
+
+ private:
+  std::shared_ptr<const Model> source_;
+};
+
+constexpr uint32_t kNoOperation = UINT32_MAX;
+
+// One subgraph being rewritten in the copy `m`.
+class SubgraphFusion {
+ public:
+  SubgraphFusion(Model* m, Subgraph* sg, bool shapesReliable)
+      : m_(*m), sg_(*sg), shapesReliable_(shapesReliable) {
+    removed_.assign(sg_.operations.size(), 0);
+    producer_.assign(sg_.operands.size(), kNoOperation);
+    consumer_.assign(sg_.operands.size(), kNoOperation);
+    uses_.assign(sg_.operands.size(), 0);
+    for (uint32_t i = 0; i < sg_.operations.size(); ++i) {
+      for (uint32_t o : sg_.operations[i].outputs)
+        if (o < producer_.size()) producer_[o] = i;
+      for (uint32_t in : sg_.operations[i].inputs) {
+        if (in >= uses_.size()) continue;
+        ++uses_[in];
+        consumer_[in] = i;
+      }
+    }
+  }
+
+  void run(FusionCounts* counts) {
+    for (uint32_t i = 0; i < sg_.operations.size(); ++i)
+      if (fuseActivation(i)) ++counts->activations;
+    for (uint32_t i = 0; i < sg_.operations.size(); ++i)
+      if (foldPad(i)) ++counts->pads;
+    std::vector<Operation> kept;
+    kept.reserve(sg_.operations.size());
+    for (uint32_t i = 0; i < sg_.operations.size(); ++i)
+      if (!removed_[i]) kept.push_back(std::move(sg_.operations[i]));
+    sg_.operations = std::move(kept);
+  }
+
+ private:
+  const Operand& operand(uint32_t i) const { return sg_.operands[i]; }
+
+  // The bytes of constant operand i (exactly `length` of them), or nullptr.
+  // A constant TENSOR_FLOAT32 operand whose every value is finite.
+  bool finiteFloatConstant(uint32_t i) const {
+    if (i >= sg_.operands.size() || operand(i).type != OperandType::TENSOR_FLOAT32) return false;
+    const size_t bytes = operand(i).location.length;
+    if (bytes % sizeof(float) != 0) return false;
+    const uint8_t* p = constant(i, bytes);
+    if (p == nullptr) return false;
+    for (size_t k = 0; k < bytes; k += sizeof(float)) {
+      uint32_t bits;
+      memcpy(&bits, p + k, sizeof(bits));
+      if ((bits & 0x7f800000u) == 0x7f800000u) return false;  // Inf or NaN
+    }
+    return true;
+  }
+
+  const uint8_t* constant(uint32_t i, size_t length) const {
+    if (i >= sg_.operands.size()) return nullptr;
+    const Operand& o = operand(i);
+    const DataLocation& l = o.location;
+    if (l.length != length) return nullptr;
+    if (o.lifetime == Lifetime::CONSTANT_COPY) {
+      if (static_cast<uint64_t>(l.offset) + l.length > m_.operandValues.size()) return nullptr;
+      return m_.operandValues.data() + l.offset;
+    }
+    if (o.lifetime == Lifetime::CONSTANT_REFERENCE) {
+      if (l.poolIndex >= m_.pools.size() || !m_.pools[l.poolIndex] ||
+          !m_.pools[l.poolIndex]->contains(l.offset, l.length))
+        return nullptr;
+      return m_.pools[l.poolIndex]->data() + l.offset;
+    }
+    return nullptr;
+  }
+  bool constInt32(uint32_t i, int32_t* v) const {
+    if (i >= sg_.operands.size() || operand(i).type != OperandType::INT32) return false;
+    const uint8_t* p = constant(i, 4);
+    if (p == nullptr) return false;
+    memcpy(v, p, 4);
+    return true;
+  }
+  // A new INT32 constant operand (in the copy's own CONSTANT_COPY bytes).
+  uint32_t addInt32(int32_t v) {
+    std::vector<uint8_t>& values = m_.operandValues;
+    const size_t offset = (values.size() + 3) / 4 * 4;
+    values.resize(offset + 4);
+    memcpy(values.data() + offset, &v, 4);
+    Operand o;
+    o.type = OperandType::INT32;
+    o.lifetime = Lifetime::CONSTANT_COPY;
+    o.location.offset = static_cast<uint32_t>(offset);
+    o.location.length = 4;
+    sg_.operands.push_back(o);
+    return static_cast<uint32_t>(sg_.operands.size() - 1);
+  }
+  // A float32 temporary read by exactly one operation (so not a subgraph input or output).
+  bool privateFloatTemporary(uint32_t i) const {
+    return i < uses_.size() && operand(i).lifetime == Lifetime::TEMPORARY_VARIABLE &&
+           operand(i).type == OperandType::TENSOR_FLOAT32 && uses_[i] == 1;
+  }
+
+  // Which input of `op` is its fused-activation code (-1: none or an unknown form).
+  int32_t activationInput(const Operation& op) const {
+    const uint32_t n = static_cast<uint32_t>(op.inputs.size());
+    switch (op.type) {
+      case OperationType::ADD:
+      case OperationType::SUB:
+      case OperationType::MUL:
+      case OperationType::DIV:
+        return n == 3 ? 2 : -1;
+      case OperationType::FULLY_CONNECTED:
+        return n == 4 ? 3 : -1;
+      case OperationType::TRANSPOSE_CONV_2D:
+        return n == 11 ? 9 : n == 9 ? 7 : -1;
+      case OperationType::AVERAGE_POOL_2D:
+      case OperationType::MAX_POOL_2D:
+      case OperationType::L2_POOL_2D:
+        return n == 10 || n == 11 ? 9 : n == 7 || n == 8 ? 6 : -1;
+      case OperationType::CONV_2D:
+      case OperationType::DEPTHWISE_CONV_2D: {
+        conv::Signature sig;
+        return convSignature(op, &sig) ? sig.activation : -1;
+      }
+      default:
+        return -1;
+    }
+  }
+  bool convSignature(const Operation& op, conv::Signature* sig) const {
+    const bool depthwise = op.type == OperationType::DEPTHWISE_CONV_2D;
+    const uint32_t n = static_cast<uint32_t>(op.inputs.size());
+    const uint32_t split = depthwise ? 8 : 7;
+    for (uint32_t in : op.inputs)
+      if (in >= sg_.operands.size()) return false;
+    const OperandType splitType = n > split ? operand(op.inputs[split]).type : OperandType::INT32;
+    std::string error;
+    return conv::parseSignature(n, depthwise, splitType, sig, &error);
+  }
+
+  // RELU* (operation r) of a float32 temporary that only it reads, produced by an operation
+  // whose fused activation is a constant NONE: the producer takes the activation and writes
+  // the RELU's output. The activation ranges are those of activationRangeFloat in both forms.
+  bool fuseActivation(uint32_t r) {
+    const Operation& relu = sg_.operations[r];
+    int32_t code = 0;
+    switch (relu.type) {
+      case OperationType::RELU: code = 1; break;
+      case OperationType::RELU1: code = 2; break;
+      case OperationType::RELU6: code = 3; break;
+      default: return false;
+    }
+    if (relu.inputs.size() != 1 || relu.outputs.size() != 1) return false;
+    const uint32_t x = relu.inputs[0], y = relu.outputs[0];
+    if (!privateFloatTemporary(x) || y >= sg_.operands.size() ||
+        operand(y).type != OperandType::TENSOR_FLOAT32)
+      return false;
+    const uint32_t p = producer_[x];
+    if (p == kNoOperation || removed_[p]) return false;
+    Operation& prod = sg_.operations[p];
+    if (prod.outputs.size() != 1) return false;
+    const int32_t act = activationInput(prod);
+    int32_t current = -1;
+    if (act < 0 || !constInt32(prod.inputs[act], &current) || current != 0) return false;
+    prod.inputs[act] = addInt32(code);
+    prod.outputs[0] = y;
+    producer_[y] = p;
+    uses_[x] = 0;
+    removed_[r] = 1;
+    return true;
+  }
+
+  // PAD / PAD_V2 (operation q) adding zeros only along H and W of a float32 NHWC tensor, whose
+  // output only input 0 of a CONV_2D / DEPTHWISE_CONV_2D reads: the convolution reads the
+  // unpadded tensor with the paddings added to its own (its padding taps read zeros, as the
+  // padded input's elements are). Implicit padding becomes explicit when the sizes are known.
+  bool foldPad(uint32_t q) {
+    const Operation& pad = sg_.operations[q];
+    const bool v2 = pad.type == OperationType::PAD_V2;
+    if (pad.type != OperationType::PAD && !v2) return false;
+    if (pad.inputs.size() != (v2 ? 3u : 2u) || pad.outputs.size() != 1) return false;
+    const uint32_t in = pad.inputs[0], t = pad.outputs[0];
+    if (in >= sg_.operands.size() || operand(in).type != OperandType::TENSOR_FLOAT32 ||
+        !privateFloatTemporary(t))
+      return false;
+    if (v2) {
+      const uint32_t value = pad.inputs[2];
+      if (value >= sg_.operands.size() || operand(value).type != OperandType::FLOAT32)
+        return false;
+      const uint8_t* bytes = constant(value, 4);
+      uint32_t bits = 1;
+      if (bytes != nullptr) memcpy(&bits, bytes, 4);
+      if (bits != 0) return false;  // only +0.0 (a -0.0 pad would change signed zeros)
+    }
+    const uint32_t paddings = pad.inputs[1];
+    if (paddings >= sg_.operands.size() || operand(paddings).type != OperandType::TENSOR_INT32 ||
+        operand(paddings).dimensions != Dims{4, 2})
+      return false;
+    const uint8_t* pb = constant(paddings, 32);
+    if (pb == nullptr) return false;
+    int32_t pv[8];
+    memcpy(pv, pb, sizeof(pv));
+    if (pv[0] != 0 || pv[1] != 0 || pv[6] != 0 || pv[7] != 0) return false;
+    for (int32_t v : pv)
+      if (v < 0 || v > (1 << 20)) return false;
+    const int32_t top = pv[2], bottom = pv[3], left = pv[4], right = pv[5];
+
+    const uint32_t c = consumer_[t];
+    if (c == kNoOperation || removed_[c]) return false;
+    Operation& cv = sg_.operations[c];
+    const bool depthwise = cv.type == OperationType::DEPTHWISE_CONV_2D;
+    if (cv.type != OperationType::CONV_2D && !depthwise) return false;
+    if (cv.inputs.empty() || cv.inputs[0] != t) return false;
+    conv::Signature sig;
+    if (!convSignature(cv, &sig)) return false;
+    if (sig.layout >= 0 && operand(cv.inputs[sig.layout]).lifetime != Lifetime::NO_VALUE) {
+      const uint8_t* layout = constant(cv.inputs[sig.layout], 1);
+      if (layout == nullptr || *layout != 0) return false;  // NCHW, or known only at execution
+    }
+    int32_t strideW = 0, strideH = 0, dilationW = 1, dilationH = 1;
+    if (!constInt32(cv.inputs[sig.strideW], &strideW) ||
+        !constInt32(cv.inputs[sig.strideH], &strideH) || strideW < 1 || strideH < 1)
+      return false;
+    if (sig.dilationW >= 0 && (!constInt32(cv.inputs[sig.dilationW], &dilationW) ||
+                               !constInt32(cv.inputs[sig.dilationH], &dilationH) ||
+                               dilationW < 1 || dilationH < 1))
+      return false;
+    const Dims& filter = operand(cv.inputs[1]).dimensions;
+    const bool filterKnown = filter.size() == 4 && filter[1] > 0 && filter[2] > 0;
+    // The PAD's zeros are multiplied by the weights (0 * Inf = NaN) while a convolution's own
+    // padding positions may be skipped: fold only over a constant filter of finite values.
+    if (!finiteFloatConstant(cv.inputs[1])) return false;
+
+    int64_t pads[4];  // left, right, top, bottom of the convolution itself
+    if (sig.explicitPadding) {
+      int32_t v[4];
+      const int32_t at[4] = {sig.padLeft, sig.padRight, sig.padTop, sig.padBottom};
+      for (int k = 0; k < 4; ++k)
+        if (!constInt32(cv.inputs[at[k]], &v[k]) || v[k] < 0) return false;
+      for (int k = 0; k < 4; ++k) pads[k] = v[k];
+    } else {
+      // The padded sizes decide SAME padding: only with the input's size known for certain
+      // (declared in full in the main graph, where execution checks it).
+      const Dims& d = operand(in).dimensions;
+      int32_t code = 0;
+      if (!shapesReliable_ || !filterKnown || !isFullySpecified(operand(in).type, d) ||
+          d.size() != 4 || !constInt32(cv.inputs[sig.padding], &code) ||
+          (code != kPaddingSame && code != kPaddingValid))
+        return false;
+      uint32_t head = 0, tail = 0;
+      implicitPadding(d[2] + left + right, strideW, dilationW, filter[2], code, &head, &tail);
+      pads[0] = head;
+      pads[1] = tail;
+      implicitPadding(d[1] + top + bottom, strideH, dilationH, filter[1], code, &head, &tail);
+      pads[2] = head;
+      pads[3] = tail;
+    }
+    pads[0] += left;
+    pads[1] += right;
+    pads[2] += top;
+    pads[3] += bottom;
+    if (!depthwise) {
+      // CONV_2D's rule: each padding smaller than the dilated filter window.
+      if (!filterKnown) return false;
+      const int64_t effW = (static_cast<int64_t>(filter[2]) - 1) * dilationW + 1;
+      const int64_t effH = (static_cast<int64_t>(filter[1]) - 1) * dilationH + 1;
+      if (pads[0] >= effW || pads[1] >= effW || pads[2] >= effH || pads[3] >= effH) return false;
+    }
+    for (int64_t v : pads)
+      if (v > std::numeric_limits<int32_t>::max()) return false;
+
+    std::vector<uint32_t> inputs = {in, cv.inputs[1], cv.inputs[2]};
+    for (int64_t v : pads) inputs.push_back(addInt32(static_cast<int32_t>(v)));
+    inputs.push_back(cv.inputs[sig.strideW]);
+    inputs.push_back(cv.inputs[sig.strideH]);
+    if (depthwise) inputs.push_back(cv.inputs[sig.depthMultiplier]);
+    inputs.push_back(cv.inputs[sig.activation]);
+    if (sig.layout >= 0) inputs.push_back(cv.inputs[sig.layout]);
+    if (sig.dilationW >= 0) {
+      inputs.push_back(cv.inputs[sig.dilationW]);
+      inputs.push_back(cv.inputs[sig.dilationH]);
+    }
+    cv.inputs = std::move(inputs);
+    uses_[t] = 0;
+    removed_[q] = 1;
+    return true;
+  }
+
+  Model& m_;
+  Subgraph& sg_;
+  const bool shapesReliable_;
+  std::vector<uint8_t> removed_;     // per operation
+  std::vector<uint32_t> producer_;   // per operand: the operation writing it
+  std::vector<uint32_t> consumer_;   // per operand: an operation reading it
+  std::vector<uint32_t> uses_;       // per operand: how many operation inputs read it
+};
+
+}  // namespace
+
+bool cpuFusionEnabled() {
+  const char* v = getenv("NNAPI_CPU_FUSION");
+  return v == nullptr || strcmp(v, "0") != 0;
+}
+
+std::shared_ptr<const Model> fuseForCpu(const std::shared_ptr<const Model>& model,
+                                        FusionCounts* counts) {
+  FusionCounts local;
+  FusionCounts& n = counts ? *counts : local;
+  n = FusionCounts{};
+  if (model == nullptr) return nullptr;
+  auto copy = std::make_shared<Model>();
+  copy->relaxComputationFloat32toFloat16 = model->relaxComputationFloat32toFloat16;
+  copy->pools = model->pools;
+  copy->pools.push_back(std::make_shared<SourceValues>(model));
+  const uint32_t sourcePool = static_cast<uint32_t>(copy->pools.size() - 1);
+  copy->main = model->main;
+  copy->referenced = model->referenced;
+  // The source's CONSTANT_COPY bytes are read in place (the copy's own operandValues holds
+  // only the constants the fusions add).
+  auto rebase = [&](Subgraph& sg) {
+    for (Operand& o : sg.operands) {
+      if (o.lifetime != Lifetime::CONSTANT_COPY) continue;
+      o.lifetime = Lifetime::CONSTANT_REFERENCE;
+      o.location.poolIndex = sourcePool;
+    }
+  };
+  rebase(copy->main);
+  for (Subgraph& sg : copy->referenced) rebase(sg);
+  // Referenced subgraphs take their input shapes from their callers at execution.
+  SubgraphFusion(copy.get(), &copy->main, /*shapesReliable=*/true).run(&n);
+  for (Subgraph& sg : copy->referenced)
+    SubgraphFusion(copy.get(), &sg, /*shapesReliable=*/false).run(&n);
+  if (n.activations == 0 && n.pads == 0) return nullptr;
+  logInfo("CPU driver: fused %u activations and %u paddings into their neighbours",
+          n.activations, n.pads);
+  return copy;
+}
+
+}  // namespace nn

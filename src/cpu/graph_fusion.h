@@ -1,0 +1,37 @@
+// The fast CPU device's graph-level fusions, applied once when a model is prepared:
+//  - a RELU / RELU1 / RELU6 whose input is produced by an operation with a fused-activation
+//    parameter set to NONE (ADD, SUB, MUL, DIV, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+//    TRANSPOSE_CONV_2D, the 2-D pools) becomes that parameter, and the RELU is dropped;
+//  - a zero PAD / PAD_V2 of the H and W axes of an NHWC float32 tensor whose only reader is a
+//    CONV_2D / DEPTHWISE_CONV_2D is folded into the convolution's explicit padding.
+// Both apply only to float32 and only where the intermediate tensor is a temporary read by that
+// one operation (not a model output, not read by anyone else), so every other tensor keeps its
+// value; the fused forms compute the same values bit for bit (the kernels clamp with the same
+// activation range either way, and padding taps read zeros exactly like padded input does).
+// The reference device runs models as given. NNAPI_CPU_FUSION=0 turns the pass off (read at
+// each preparation; used by the tests that compare fused and unfused runs).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "hal/types.h"
+
+namespace nn {
+
+struct FusionCounts {
+  uint32_t activations = 0;  // RELU* folded into their producer
+  uint32_t pads = 0;         // PAD / PAD_V2 folded into a convolution
+};
+
+// True unless NNAPI_CPU_FUSION is "0".
+bool cpuFusionEnabled();
+
+// A rewritten copy of `model` (every subgraph, referenced ones included), or nullptr when no
+// fusion applies. The copy keeps `model` alive and shares its constant data; it keeps the
+// operand numbering, inputs and outputs; fused operations are removed from its operation
+// lists. `counts` (optional) receives what was fused.
+std::shared_ptr<const Model> fuseForCpu(const std::shared_ptr<const Model>& model,
+                                        FusionCounts* counts);
+
+}  // namespace nn

@@ -1,0 +1,468 @@
+// The fast CPU device's graph fusions (cpu/graph_fusion.h) on small graphs: where each one
+// must apply and where it must not (checked on the rewritten model), and that the fast device
+// gives the same bits with and without the pass (NNAPI_CPU_FUSION=0), and values within float
+// tolerance of the reference device. Also the fast float32 NHWC RESIZE_BILINEAR against the
+// reference kernel, bit for bit.
+#include <gtest/gtest.h>
+
+#include <android/NeuralNetworks.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+
+#include "cpu/graph_fusion.h"
+#include "runtime/api_util.h"
+#include "runtime/model.h"
+#include "test_util.h"
+
+namespace {
+
+using nntest::bytesOf;
+using nntest::ModelBuilder;
+using nntest::valuesOf;
+
+constexpr int kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+constexpr int kI32 = ANEURALNETWORKS_TENSOR_INT32;
+constexpr int kQ8 = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+constexpr int kNone = ANEURALNETWORKS_FUSED_NONE;
+
+size_t count(const std::vector<uint32_t>& d) {
+  size_t n = 1;
+  for (uint32_t v : d) n *= v;
+  return n;
+}
+
+std::vector<float> randomFloats(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+// A graph under test: the builder, its inputs and its output byte sizes.
+struct Graph {
+  ModelBuilder m;
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<size_t> outputBytes;
+  std::vector<bool> outputFloat;
+  std::vector<uint32_t> inputIndexes, outputIndexes;
+  uint32_t seed = 1;
+
+  uint32_t input(const std::vector<uint32_t>& dims) {
+    const uint32_t i = m.addOperand(kF32, dims);
+    inputs.push_back(bytesOf(randomFloats(count(dims), seed++)));
+    inputIndexes.push_back(i);
+    return i;
+  }
+  uint32_t weights(const std::vector<uint32_t>& dims) {
+    return m.addConstant<float>(kF32, dims, randomFloats(count(dims), seed++));
+  }
+  uint32_t temp(const std::vector<uint32_t>& dims, int type = kF32, float scale = 0.f,
+                int32_t zero = 0) {
+    return m.addOperand(type, dims, scale, zero);
+  }
+  void output(uint32_t i, size_t bytes, bool isFloat = true) {
+    outputIndexes.push_back(i);
+    outputBytes.push_back(bytes);
+    outputFloat.push_back(isFloat);
+  }
+  void finish() { ASSERT_EQ(m.finish(inputIndexes, outputIndexes), ANEURALNETWORKS_NO_ERROR); }
+
+  nn::FusionCounts fusions() const {
+    nn::FusionCounts c;
+    fuseForCpu(nn::fromHandle(m.get())->model(), &c);
+    return c;
+  }
+};
+
+nntest::RunResult runOn(const Graph& g, const char* device, bool fusion) {
+  if (!fusion) setenv("NNAPI_CPU_FUSION", "0", 1);
+  nntest::RunResult r = nntest::runModel(g.m, g.inputs, g.outputBytes, device);
+  unsetenv("NNAPI_CPU_FUSION");
+  return r;
+}
+
+// The fast device with the fusions equals it without them bit for bit, and the reference
+// within float tolerance.
+void expectSameResults(const Graph& g) {
+  const nntest::RunResult fused = runOn(g, "nnapi-cpu", true);
+  const nntest::RunResult plain = runOn(g, "nnapi-cpu", false);
+  const nntest::RunResult ref = runOn(g, "nnapi-cpu-reference", true);
+  ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+  ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
+  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+  ASSERT_EQ(fused.outputs.size(), plain.outputs.size());
+  for (size_t o = 0; o < fused.outputs.size(); ++o) {
+    EXPECT_EQ(fused.outputs[o], plain.outputs[o]) << "output " << o << " differs bitwise";
+    if (!g.outputFloat[o]) {
+      EXPECT_EQ(fused.outputs[o], ref.outputs[o]) << "output " << o;
+      continue;
+    }
+    const std::vector<float> a = valuesOf<float>(fused.outputs[o]);
+    const std::vector<float> b = valuesOf<float>(ref.outputs[o]);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_NEAR(a[i], b[i], 1e-4f * (1.f + std::fabs(b[i]))) << "output " << o << " [" << i << "]";
+  }
+}
+
+// CONV_2D [1,8,8,4] -> [1,8,8,5], 3x3, explicit padding 1, activation `act`; returns its output.
+uint32_t conv3x3(Graph& g, uint32_t in, int32_t act) {
+  const uint32_t out = g.temp({1, 8, 8, 5});
+  g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {in, g.weights({5, 3, 3, 4}), g.weights({5}), g.m.addInt32(1), g.m.addInt32(1),
+                    g.m.addInt32(1), g.m.addInt32(1), g.m.addInt32(1), g.m.addInt32(1),
+                    g.m.addInt32(act)},
+                   {out});
+  return out;
+}
+
+uint32_t unary(Graph& g, int op, uint32_t in, const std::vector<uint32_t>& dims) {
+  const uint32_t out = g.temp(dims);
+  g.m.addOperation(op, {in}, {out});
+  return out;
+}
+
+// ---- activations ------------------------------------------------------------------------
+
+TEST(CpuFusion, ConvThenEachReluFuses) {
+  for (int op : {ANEURALNETWORKS_RELU, ANEURALNETWORKS_RELU1, ANEURALNETWORKS_RELU6}) {
+    Graph g;
+    const uint32_t x = g.input({1, 8, 8, 4});
+    const uint32_t y = unary(g, op, conv3x3(g, x, kNone), {1, 8, 8, 5});
+    g.output(y, 8 * 8 * 5 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().activations, 1u) << op;
+    expectSameResults(g);
+  }
+}
+
+TEST(CpuFusion, BinaryDepthwiseFullyConnectedPoolFuse) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 4});
+  const uint32_t x2 = g.input({1, 1, 1, 4});  // broadcast
+  // ADD -> RELU6
+  const uint32_t sum = g.temp({1, 8, 8, 4});
+  g.m.addOperation(ANEURALNETWORKS_ADD, {x, x2, g.m.addInt32(kNone)}, {sum});
+  const uint32_t a = unary(g, ANEURALNETWORKS_RELU6, sum, {1, 8, 8, 4});
+  // DEPTHWISE_CONV_2D (implicit SAME, stride 2) -> RELU
+  const uint32_t dw = g.temp({1, 4, 4, 4});
+  g.m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {a, g.weights({1, 3, 3, 4}), g.weights({4}), g.m.addInt32(1), g.m.addInt32(2),
+                    g.m.addInt32(2), g.m.addInt32(1), g.m.addInt32(kNone)},
+                   {dw});
+  const uint32_t b = unary(g, ANEURALNETWORKS_RELU, dw, {1, 4, 4, 4});
+  // AVERAGE_POOL_2D 2x2 -> RELU1
+  const uint32_t pool = g.temp({1, 2, 2, 4});
+  g.m.addOperation(ANEURALNETWORKS_AVERAGE_POOL_2D,
+                   {b, g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(2),
+                    g.m.addInt32(2), g.m.addInt32(kNone)},
+                   {pool});
+  const uint32_t c = unary(g, ANEURALNETWORKS_RELU1, pool, {1, 2, 2, 4});
+  // FULLY_CONNECTED -> RELU (the model output)
+  const uint32_t fc = g.temp({1, 3});
+  g.m.addOperation(ANEURALNETWORKS_FULLY_CONNECTED,
+                   {c, g.weights({3, 16}), g.weights({3}), g.m.addInt32(kNone)}, {fc});
+  const uint32_t y = unary(g, ANEURALNETWORKS_RELU, fc, {1, 3});
+  g.output(y, 3 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().activations, 4u);
+  expectSameResults(g);
+}
+
+TEST(CpuFusion, IntermediateThatIsAModelOutputIsKept) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 4});
+  const uint32_t t = conv3x3(g, x, kNone);
+  const uint32_t y = unary(g, ANEURALNETWORKS_RELU, t, {1, 8, 8, 5});
+  g.output(y, 8 * 8 * 5 * 4);
+  g.output(t, 8 * 8 * 5 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().activations, 0u);
+  expectSameResults(g);
+}
+
+TEST(CpuFusion, IntermediateWithTwoReadersIsKept) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 4});
+  const uint32_t t = conv3x3(g, x, kNone);
+  const uint32_t r = unary(g, ANEURALNETWORKS_RELU, t, {1, 8, 8, 5});
+  const uint32_t y = g.temp({1, 8, 8, 5});
+  g.m.addOperation(ANEURALNETWORKS_ADD, {r, t, g.m.addInt32(kNone)}, {y});
+  g.output(y, 8 * 8 * 5 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().activations, 0u);
+  expectSameResults(g);
+}
+
+TEST(CpuFusion, ProducerWithItsOwnActivationIsKept) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 4});
+  const uint32_t t = conv3x3(g, x, ANEURALNETWORKS_FUSED_RELU6);
+  const uint32_t y = unary(g, ANEURALNETWORKS_RELU1, t, {1, 8, 8, 5});
+  g.output(y, 8 * 8 * 5 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().activations, 0u);
+  expectSameResults(g);
+}
+
+TEST(CpuFusion, ActivationFromAModelInputIsKept) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 4});
+  const uint32_t act = g.m.addOperand(ANEURALNETWORKS_INT32);
+  g.inputIndexes.push_back(act);
+  g.inputs.push_back(bytesOf(std::vector<int32_t>{kNone}));
+  const uint32_t t = g.temp({1, 8, 8, 4});
+  g.m.addOperation(ANEURALNETWORKS_ADD, {x, x, act}, {t});
+  const uint32_t y = unary(g, ANEURALNETWORKS_RELU, t, {1, 8, 8, 4});
+  g.output(y, 8 * 8 * 4 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().activations, 0u);
+  expectSameResults(g);
+}
+
+TEST(CpuFusion, QuantizedReluIsKept) {
+  Graph g;
+  const uint32_t x = g.m.addOperand(kQ8, {1, 4, 4, 2}, 0.5f, 100);
+  g.inputIndexes.push_back(x);
+  std::vector<uint8_t> q(32);
+  for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>(i * 7);
+  g.inputs.push_back(q);
+  const uint32_t t = g.temp({1, 4, 4, 2}, kQ8, 0.5f, 100);
+  g.m.addOperation(ANEURALNETWORKS_ADD, {x, x, g.m.addInt32(kNone)}, {t});
+  const uint32_t y = g.temp({1, 4, 4, 2}, kQ8, 0.5f, 100);
+  g.m.addOperation(ANEURALNETWORKS_RELU, {t}, {y});
+  g.output(y, 32, /*isFloat=*/false);
+  g.finish();
+  EXPECT_EQ(g.fusions().activations, 0u);
+  expectSameResults(g);
+}
+
+// An IF whose branches hold the fusable pattern: referenced subgraphs are rewritten too.
+TEST(CpuFusion, FusesInsideIfBranches) {
+  auto branch = [](ModelBuilder& b, int reluOp) {
+    const uint32_t in = b.addOperand(kF32, {1, 4, 4, 2});
+    const uint32_t t = b.addOperand(kF32, {1, 4, 4, 2});
+    const uint32_t out = b.addOperand(kF32, {1, 4, 4, 2});
+    b.addOperation(ANEURALNETWORKS_MUL, {in, in, b.addInt32(kNone)}, {t});
+    b.addOperation(reluOp, {t}, {out});
+    return b.finish({in}, {out});
+  };
+  ModelBuilder thenModel, elseModel;
+  ASSERT_EQ(branch(thenModel, ANEURALNETWORKS_RELU1), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(branch(elseModel, ANEURALNETWORKS_RELU6), ANEURALNETWORKS_NO_ERROR);
+  for (uint8_t cond : {0, 1}) {
+    Graph g;
+    const uint32_t c = g.m.addOperand(ANEURALNETWORKS_TENSOR_BOOL8, {1});
+    g.inputIndexes.push_back(c);
+    g.inputs.push_back({cond});
+    const uint32_t x = g.input({1, 4, 4, 2});
+    const uint32_t thenOp = g.m.addOperand(ANEURALNETWORKS_MODEL);
+    ANeuralNetworksModel_setOperandValueFromModel(g.m.get(), thenOp, thenModel.get());
+    const uint32_t elseOp = g.m.addOperand(ANEURALNETWORKS_MODEL);
+    ANeuralNetworksModel_setOperandValueFromModel(g.m.get(), elseOp, elseModel.get());
+    const uint32_t y = g.temp({1, 4, 4, 2});
+    g.m.addOperation(ANEURALNETWORKS_IF, {c, thenOp, elseOp, x}, {y});
+    g.output(y, 32 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().activations, 2u);
+    expectSameResults(g);
+  }
+}
+
+// ---- padding ----------------------------------------------------------------------------
+
+// PAD (or PAD_V2 with `value`) of `x` by `pads` ([4,2], NHWC), then `conv` on the result.
+uint32_t pad(Graph& g, uint32_t x, const std::vector<int32_t>& pads,
+             const std::vector<uint32_t>& outDims, const float* value = nullptr) {
+  const uint32_t out = g.temp(outDims);
+  const uint32_t p = g.m.addConstant<int32_t>(kI32, {4, 2}, pads);
+  if (value != nullptr) {
+    g.m.addOperation(ANEURALNETWORKS_PAD_V2, {x, p, g.m.addFloat32(*value)}, {out});
+  } else {
+    g.m.addOperation(ANEURALNETWORKS_PAD, {x, p}, {out});
+  }
+  return out;
+}
+
+// DEPTHWISE_CONV_2D 3x3 stride 2, implicit `scheme`, on [1,H,W,4].
+uint32_t depthwise(Graph& g, uint32_t in, int32_t scheme, const std::vector<uint32_t>& outDims) {
+  const uint32_t out = g.temp(outDims);
+  g.m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {in, g.weights({1, 3, 3, 4}), g.weights({4}), g.m.addInt32(scheme),
+                    g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(1), g.m.addInt32(kNone)},
+                   {out});
+  return out;
+}
+
+// CONV_2D 3x3 stride 1 on [1,H,W,4] with explicit paddings (l, r, t, b), optional layout flag.
+uint32_t convExplicit(Graph& g, uint32_t in, std::vector<int32_t> p,
+                      const std::vector<uint32_t>& outDims, int layout = -1) {
+  const uint32_t out = g.temp(outDims);
+  std::vector<uint32_t> ins = {in,
+                               g.weights({3, 3, 3, 4}),
+                               g.weights({3}),
+                               g.m.addInt32(p[0]),
+                               g.m.addInt32(p[1]),
+                               g.m.addInt32(p[2]),
+                               g.m.addInt32(p[3]),
+                               g.m.addInt32(1),
+                               g.m.addInt32(1),
+                               g.m.addInt32(ANEURALNETWORKS_FUSED_RELU)};
+  if (layout >= 0) ins.push_back(g.m.addBool(layout != 0));
+  g.m.addOperation(ANEURALNETWORKS_CONV_2D, ins, {out});
+  return out;
+}
+
+TEST(CpuFusion, PadFoldsIntoDepthwiseImplicitPadding) {
+  for (int32_t scheme : {ANEURALNETWORKS_PADDING_VALID, ANEURALNETWORKS_PADDING_SAME}) {
+    Graph g;
+    const uint32_t x = g.input({1, 8, 9, 4});
+    const uint32_t t = pad(g, x, {0, 0, 1, 1, 1, 0, 0, 0}, {1, 10, 10, 4});
+    const uint32_t outSize = scheme == ANEURALNETWORKS_PADDING_VALID ? 4 : 5;
+    const uint32_t y = depthwise(g, t, scheme, {1, outSize, outSize, 4});
+    g.output(y, outSize * outSize * 4 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().pads, 1u) << scheme;
+    expectSameResults(g);
+  }
+}
+
+TEST(CpuFusion, PadFoldsIntoConvExplicitPaddingAndPadV2Zero) {
+  const float zero = 0.f;
+  for (bool v2 : {false, true}) {
+    Graph g;
+    const uint32_t x = g.input({1, 6, 7, 4});
+    const uint32_t t = pad(g, x, {0, 0, 1, 0, 1, 2, 0, 0}, {1, 7, 10, 4}, v2 ? &zero : nullptr);
+    // Paddings (left, right, top, bottom) become (1, 2, 2, 2): each below the 3x3 window.
+    const uint32_t y = convExplicit(g, t, {0, 0, 1, 2}, {1, 8, 8, 3}, v2 ? 0 : -1);
+    g.output(y, 8 * 8 * 3 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().pads, 1u) << v2;
+    expectSameResults(g);
+  }
+}
+
+TEST(CpuFusion, PadsThatCannotFoldAreKept) {
+  const float one = 1.f, minusZero = -0.f;
+  struct Case {
+    const char* what;
+    std::vector<int32_t> pads;
+    std::vector<uint32_t> padded;
+    const float* value;
+    std::vector<int32_t> convPads;
+    int layout;
+  };
+  const std::vector<Case> cases = {
+      {"channel axis", {0, 0, 1, 1, 1, 1, 0, 1}, {1, 8, 8, 5}, nullptr, {0, 0, 0, 0}, -1},
+      {"non-zero value", {0, 0, 1, 1, 1, 1, 0, 0}, {1, 8, 8, 4}, &one, {0, 0, 0, 0}, -1},
+      {"negative zero value", {0, 0, 1, 1, 1, 1, 0, 0}, {1, 8, 8, 4}, &minusZero, {0, 0, 0, 0}, -1},
+      {"window too small for CONV_2D", {0, 0, 2, 0, 2, 0, 0, 0}, {1, 8, 8, 4}, nullptr,
+       {1, 2, 1, 2}, -1},
+      {"batch axis", {1, 0, 1, 1, 1, 1, 0, 0}, {2, 8, 8, 4}, nullptr, {0, 0, 0, 0}, -1},
+  };
+  for (const Case& c : cases) {
+    Graph g;
+    const uint32_t x = g.input({1, 6, 6, 4});
+    const uint32_t t = pad(g, x, c.pads, c.padded, c.value);
+    uint32_t y;
+    if (c.pads[7] != 0) {
+      // Channel padding: read by a depthwise over 5 channels.
+      y = g.temp({1, 3, 3, 5});
+      g.m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                       {t, g.weights({1, 3, 3, 5}), g.weights({5}), g.m.addInt32(2),
+                        g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(1), g.m.addInt32(kNone)},
+                       {y});
+      g.output(y, 3 * 3 * 5 * 4);
+    } else {
+      const uint32_t n = c.padded[0];
+      const uint32_t size = 8 + c.convPads[0] + c.convPads[1] - 2;
+      y = convExplicit(g, t, c.convPads, {n, size, size, 3});
+      g.output(y, n * size * size * 3 * 4);
+    }
+    g.finish();
+    EXPECT_EQ(g.fusions().pads, 0u) << c.what;
+    expectSameResults(g);
+  }
+}
+
+TEST(CpuFusion, PadReadTwiceOrIntoNchwIsKept) {
+  {
+    Graph g;
+    const uint32_t x = g.input({1, 6, 6, 4});
+    const uint32_t t = pad(g, x, {0, 0, 1, 1, 1, 1, 0, 0}, {1, 8, 8, 4});
+    const uint32_t y = convExplicit(g, t, {0, 0, 0, 0}, {1, 6, 6, 3});
+    g.output(y, 6 * 6 * 3 * 4);
+    g.output(t, 8 * 8 * 4 * 4);  // the padded tensor is a model output
+    g.finish();
+    EXPECT_EQ(g.fusions().pads, 0u);
+    expectSameResults(g);
+  }
+  {
+    // NCHW: dims [1, C=4, H, W]; the PAD of axes 1 and 2 would be C and H.
+    Graph g;
+    const uint32_t x = g.input({1, 4, 6, 6});
+    const uint32_t t = pad(g, x, {0, 0, 0, 0, 1, 1, 1, 1}, {1, 4, 8, 8});
+    const uint32_t y = g.temp({1, 3, 6, 6});
+    g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                     {t, g.weights({3, 3, 3, 4}), g.weights({3}), g.m.addInt32(0),
+                      g.m.addInt32(0), g.m.addInt32(0), g.m.addInt32(0), g.m.addInt32(1),
+                      g.m.addInt32(1), g.m.addInt32(kNone), g.m.addBool(true)},
+                     {y});
+    g.output(y, 6 * 6 * 3 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().pads, 0u);
+    expectSameResults(g);
+  }
+}
+
+// A PAD's zeros meet every weight (0 * Inf = NaN); a convolution may skip its own padding
+// positions, so a filter holding Inf or NaN keeps the PAD.
+TEST(CpuFusion, PadBeforeNonFiniteFilterIsKept) {
+  for (float bad : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    Graph g;
+    const uint32_t x = g.input({1, 6, 6, 4});
+    const uint32_t t = pad(g, x, {0, 0, 1, 1, 1, 1, 0, 0}, {1, 8, 8, 4});
+    std::vector<float> w = randomFloats(3 * 3 * 4, 77);
+    w[0] = bad;  // the top-left tap: reads padding at the top-left output
+    const uint32_t y = g.temp({1, 3, 3, 4});
+    g.m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                     {t, g.m.addConstant<float>(kF32, {1, 3, 3, 4}, w), g.weights({4}),
+                      g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(2), g.m.addInt32(2),
+                      g.m.addInt32(1), g.m.addInt32(kNone)},
+                     {y});
+    g.output(y, 3 * 3 * 4 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().pads, 0u) << bad;
+  }
+}
+
+// ---- RESIZE_BILINEAR (fast float32 NHWC loop) ----------------------------------------------
+
+TEST(CpuFusion, ResizeBilinearFastEqualsReferenceBitwise) {
+  for (uint32_t channels : {1u, 8u, 13u, 32u}) {
+    for (int mode = 0; mode < 3; ++mode) {  // plain, align_corners, half_pixel_centers
+      Graph g;
+      const uint32_t x = g.input({2, 5, 7, channels});
+      const uint32_t y = g.temp({2, 11, 9, channels});
+      g.m.addOperation(ANEURALNETWORKS_RESIZE_BILINEAR,
+                       {x, g.m.addInt32(9), g.m.addInt32(11), g.m.addBool(false),
+                        g.m.addBool(mode == 1), g.m.addBool(mode == 2)},
+                       {y});
+      g.output(y, 2 * 11 * 9 * channels * 4);
+      g.finish();
+      const nntest::RunResult fast = runOn(g, "nnapi-cpu", true);
+      const nntest::RunResult ref = runOn(g, "nnapi-cpu-reference", true);
+      ASSERT_EQ(fast.status, ANEURALNETWORKS_NO_ERROR) << fast.step;
+      ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+      EXPECT_EQ(fast.outputs, ref.outputs) << channels << " channels, mode " << mode;
+    }
+  }
+}
+
+}  // namespace
