@@ -1,10 +1,14 @@
 #include "cpu/isa.h"
 
 #include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+
+#include "hal/log.h"
 
 namespace nn {
 namespace {
@@ -71,6 +75,10 @@ CpuFeatures capped(CpuFeatures f) {
     cap = IsaLevel::kAvx512;
     f.avx512vnni = false;
     f.amxTile = f.amxInt8 = f.amxBf16 = false;
+  } else if (strcmp(v, "avx512vnni") == 0) {
+    // AVX-512 + VNNI without the AMX tiles, to compare and cover the VNNI int8 path here.
+    cap = IsaLevel::kAvx512;
+    f.amxTile = f.amxInt8 = f.amxBf16 = false;
   } else {
     return f;
   }
@@ -92,6 +100,23 @@ const CpuFeatures& cpuFeatures() {
 IsaLevel isaLevel() {
   static const IsaLevel level = levelOf(cpuFeatures());
   return level;
+}
+
+bool amxInt8Usable() {
+  static const bool usable = [] {
+    const CpuFeatures& f = cpuFeatures();
+    if (!f.amxTile || !f.amxInt8 || isaLevel() < IsaLevel::kAvx512) return false;
+    // Linux (5.16+) keeps the 8 KiB tile data state off until a process asks for it; without
+    // the grant the first tile instruction faults. 0x1023 = ARCH_REQ_XCOMP_PERM,
+    // 18 = XFEATURE_XTILEDATA (spelled out: older headers lack the names).
+    const long r = syscall(SYS_arch_prctl, 0x1023, 18);
+    if (r != 0) {
+      logInfo("AMX-INT8 not used: the kernel refused the XTILEDATA permission");
+      return false;
+    }
+    return true;
+  }();
+  return usable;
 }
 
 const char* isaLevelName(IsaLevel level) {

@@ -121,4 +121,20 @@ namespace isa_avx512vnni {  // the AVX-512 set + VNNI
 ConvQuantMicroKernelFn convQuantMicroKernel;
 }  // namespace isa_avx512vnni
 
+// ---- AMX-INT8 (s4-amx) ----------------------------------------------------------------------
+// Only after nn::amxInt8Usable() (the kernel granted XTILEDATA), from one thread between its
+// amxConfigure() and amxRelease(). Packed B: the int8 layout above with k padded to a multiple
+// of 64 (zeros), so A may hold anything past k.
+namespace isa_amx {
+void amxConfigure();  // loads this thread's tile configuration
+void amxRelease();    // returns the tile state to init (cheap context switches)
+// acc[32][kConvTileN] = A[32 rows][k64] (row r at a + r * lda; uint8, or int8 if signedA)
+// times one packed B tile [k64 / 4][kConvTileN][4].
+void amxQuantBlock(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
+                   int32_t* acc);
+// sums[r] = sum of the first k bytes of row r (as int8 if signedA), r < rows.
+void amxRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
+                int32_t* sums);
+}  // namespace isa_amx
+
 }  // namespace nn
