@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "cpu/isa.h"
-#include "cpu/kernels/conv_dispatch.h"
 
 namespace nn {
 namespace conv {
@@ -35,6 +34,21 @@ struct AmxSlot {
   }
 };
 
+inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
+                            uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
+                            const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                            int32_t lo, int32_t hi, uint8_t* out, size_t ldo) {
+  amx.requantizeU8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
+                   out, ldo);
+}
+inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
+                            uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
+                            const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                            int32_t lo, int32_t hi, int8_t* out, size_t ldo) {
+  amx.requantizeS8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
+                   out, ldo);
+}
+
 // The quantGemm algebra of conv_gemm.cc with A read as it is stored: uint8 data with
 // tdpbusd, int8 data with tdpbssd (za' = za either way), W the signed stored weights
 // (zw' = w.zeroPointPrime):
@@ -46,7 +60,6 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
   const uint32_t n = w.n, k = w.k, k64 = w.k64;
   const uint32_t tiles = ceilDiv(n, kTileN);
   const int32_t za = q.inputZeroPoint, zwp = w.zeroPointPrime;
-  const ConvIsaKernels& kernels = convIsaKernels();
   int32_t* columnOffset = ks.columns.get<int32_t>(n);
   const int32_t constant = wrapMul(wrapMul(static_cast<int32_t>(k), za), zwp);
   for (uint32_t c = 0; c < n; ++c) {
@@ -92,10 +105,11 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
         const int8_t* b = w.amxData.data() + static_cast<size_t>(t) * k64 * kTileN;
         amx.block(signedData, a, stride, b, k64, s.acc);
         const uint32_t c0 = t * kTileN, cn = std::min(kTileN, n - c0);
-        for (uint32_t r = 0; r < rows; ++r)
-          requantizeRow(kernels, s.acc + r * kTileN, columnOffset + c0, s.rowOffset[r],
+        // columnOffset folds in bias and the zero-point terms of the column, rowOffset those
+        // of the row.
+        requantizeBlock(amx, s.acc, rows, cn, columnOffset + c0, s.rowOffset,
                         q.multiplier.data() + c0, q.shift.data() + c0, q.outputZeroPoint,
-                        q.actMin, q.actMax, cn, output + static_cast<size_t>(m0 + r) * n + c0);
+                        q.actMin, q.actMax, output + static_cast<size_t>(m0) * n + c0, n);
       }
     }
     amx.release();
@@ -135,17 +149,42 @@ void emulatedRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, 
   }
 }
 
+template <typename TOut>
+void portableRequantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
+                             const int32_t* columnOffset, const int32_t* rowOffset,
+                             const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                             int32_t lo, int32_t hi, TOut* out, size_t ldo) {
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c) {
+      const int32_t x = wrapAdd(wrapAdd(acc[r * kTileN + c], columnOffset[c]), rowOffset[r]);
+      const int32_t v = requantize(x, multiplier[c], shift[c]) + outZero;
+      out[r * ldo + c] = static_cast<TOut>(std::max(lo, std::min(hi, v)));
+    }
+}
+
 }  // namespace
 
 const AmxBlockKernels& amxHardwareKernels() {
-  static const AmxBlockKernels k{isa_amx::amxConfigure, isa_amx::amxRelease,
-                                 isa_amx::amxQuantBlock, isa_amx::amxRowSums};
+  static const AmxBlockKernels k{isa_amx::amxConfigure,         isa_amx::amxRelease,
+                                 isa_amx::amxQuantBlock,        isa_amx::amxRowSums,
+                                 isa_amx::amxRequantizeBlockU8, isa_amx::amxRequantizeBlockS8};
   return k;
 }
 
 const AmxBlockKernels& amxEmulatedKernels() {
-  static const AmxBlockKernels k{emulatedConfigure, emulatedRelease, emulatedBlock,
-                                 emulatedRowSums};
+  static const AmxBlockKernels k = [] {
+    AmxBlockKernels e{emulatedConfigure,
+                      emulatedRelease,
+                      emulatedBlock,
+                      emulatedRowSums,
+                      portableRequantizeBlock<uint8_t>,
+                      portableRequantizeBlock<int8_t>};
+    if (isaLevel() >= IsaLevel::kAvx512) {
+      e.requantizeU8 = isa_amx::amxRequantizeBlockU8;
+      e.requantizeS8 = isa_amx::amxRequantizeBlockS8;
+    }
+    return e;
+  }();
   return k;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/isa/conv_isa.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/conv.h"
 
@@ -39,11 +40,14 @@ struct AmxBlockKernels {
                 int32_t* acc);
   void (*rowSums)(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
                   int32_t* sums);
+  isa_amx::AmxRequantizeBlockFn<uint8_t>* requantizeU8;
+  isa_amx::AmxRequantizeBlockFn<int8_t>* requantizeS8;
 };
 // The tile unit's (only where amxInt8Usable()).
 const AmxBlockKernels& amxHardwareKernels();
 // Portable C++ with the tile instructions' arithmetic and exactly their memory reads, so the
-// GEMM's blocking, padding and zero-point algebra are tested on processors without AMX.
+// GEMM's blocking, padding and zero-point algebra are tested on processors without AMX; the
+// block requantization is the AVX-512 one where the processor has AVX-512 (portable below).
 const AmxBlockKernels& amxEmulatedKernels();
 // packAmxWeights whether or not AMX is usable.
 void packAmxWeightsAlways(PackedQuantWeights* w);

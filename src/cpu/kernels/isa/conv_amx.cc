@@ -80,7 +80,81 @@ int32_t rowSum(const uint8_t* p, uint32_t k, bool signedA) {
   return static_cast<int32_t>(signedA ? total - 128 * static_cast<int64_t>(k) : total);
 }
 
+// conv::requantize on 16 lanes for fixed columns: the per-column terms are hoisted out of the
+// row loop (see conv_avx512.cc's requantize16, of which this is the same arithmetic).
+struct Columns16 {
+  __m512i offset, multiplier, multiplierOdd, left, right, mask, halfMask;
+  __mmask16 lanes;
+};
+
+inline Columns16 columns16(const int32_t* offset, const int32_t* multiplier, const int32_t* shift,
+                           uint32_t count) {
+  Columns16 c;
+  c.lanes = count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+  const __m512i sh = _mm512_maskz_loadu_epi32(c.lanes, shift);
+  c.offset = _mm512_maskz_loadu_epi32(c.lanes, offset);
+  c.multiplier = _mm512_maskz_loadu_epi32(c.lanes, multiplier);
+  c.multiplierOdd = _mm512_srli_epi64(c.multiplier, 32);
+  c.left = _mm512_max_epi32(sh, zero);
+  c.right = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
+  c.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, c.right), one);
+  c.halfMask = _mm512_srai_epi32(c.mask, 1);
+  return c;
+}
+
+template <typename TOut>
+inline void requantizeRow16(const Columns16& c, const int32_t* acc, __m512i rowOffset,
+                            __m512i outZero, __m512i lo, __m512i hi, TOut* out) {
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i nudge = _mm512_set1_epi64(int64_t{1} << 30);
+  __m512i x = _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(acc), c.offset), rowOffset);
+  x = _mm512_sllv_epi32(x, c.left);
+  __m512i even = _mm512_mul_epi32(x, c.multiplier);
+  __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), c.multiplierOdd);
+  even = _mm512_srai_epi64(_mm512_add_epi64(even, nudge), 31);
+  odd = _mm512_srai_epi64(_mm512_add_epi64(odd, nudge), 31);
+  const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+  const __m512i remainder = _mm512_and_si512(high, c.mask);
+  const __m512i threshold = _mm512_add_epi32(c.halfMask, _mm512_srli_epi32(high, 31));
+  __m512i v = _mm512_srav_epi32(high, c.right);
+  v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(remainder, threshold), v, one);
+  v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, outZero), lo), hi);
+  _mm_mask_storeu_epi8(out, c.lanes, _mm512_cvtepi32_epi8(v));
+}
+
+template <typename TOut>
+void requantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
+                     const int32_t* columnOffset, const int32_t* rowOffset,
+                     const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                     int32_t lo, int32_t hi, TOut* out, size_t ldo) {
+  const __m512i vZero = _mm512_set1_epi32(outZero);
+  const __m512i vLo = _mm512_set1_epi32(lo), vHi = _mm512_set1_epi32(hi);
+  for (uint32_t c0 = 0; c0 < cols; c0 += 16) {
+    const Columns16 c = columns16(columnOffset + c0, multiplier + c0, shift + c0, cols - c0);
+    for (uint32_t r = 0; r < rows; ++r)
+      requantizeRow16(c, acc + r * kConvTileN + c0, _mm512_set1_epi32(rowOffset[r]), vZero, vLo,
+                      vHi, out + r * ldo + c0);
+  }
+}
+
 }  // namespace
+
+void amxRequantizeBlockU8(const int32_t* acc, uint32_t rows, uint32_t cols,
+                          const int32_t* columnOffset, const int32_t* rowOffset,
+                          const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                          int32_t lo, int32_t hi, uint8_t* out, size_t ldo) {
+  requantizeBlock(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
+                  out, ldo);
+}
+
+void amxRequantizeBlockS8(const int32_t* acc, uint32_t rows, uint32_t cols,
+                          const int32_t* columnOffset, const int32_t* rowOffset,
+                          const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                          int32_t lo, int32_t hi, int8_t* out, size_t ldo) {
+  requantizeBlock(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
+                  out, ldo);
+}
 
 void amxConfigure() {
   alignas(64) TileConfig cfg = {};
