@@ -21,7 +21,7 @@ namespace conv {
 void packAmxWeights(PackedQuantWeights* w);
 
 // Whether amxQuantGemm takes an m-row GEMM with w: AMX packed, and enough rows to fill tiles
-// (a few rows are a matrix-vector product, where VNNI is as fast).
+// (a few rows are nearly a matrix-vector product, where VNNI is about as fast).
 bool amxGemmApplies(const PackedQuantWeights& w, uint32_t m);
 
 // output[r][n] = requantize(bias + sum_k (A[r][k] - za)(W[n][k] - zw)) with A's row r at
