@@ -7,6 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -182,6 +186,22 @@ TEST(ConvAmx, RowSums) {
       for (int r = 0; r < 5; ++r) EXPECT_EQ(got[r], want[r]) << "k=" << k << " row " << r;
     }
   }
+}
+
+// AMX is used only where Linux reports it (amx_int8 in /proc/cpuinfo) and NNAPI_CPU_ISA does
+// not cap it away; elsewhere nothing is packed for it (the fallback is the VNNI/portable GEMM).
+TEST(ConvAmx, UsedOnlyWhereAvailable) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::stringstream text;
+  text << cpuinfo.rdbuf();
+  const bool reported = text.str().find(" amx_int8") != std::string::npos;
+  if (!reported) EXPECT_FALSE(amxInt8Usable());
+  const char* cap = getenv("NNAPI_CPU_ISA");
+  if (cap != nullptr && *cap != '\0' && strcmp(cap, "avx512") != 0) EXPECT_FALSE(amxInt8Usable());
+  const std::vector<uint8_t> weights(64 * 40, 3);
+  PackedQuantWeights w;
+  packQuantWeights(weights.data(), true, 128, 40, 64, &w);
+  EXPECT_EQ(w.amxData.empty(), !amxInt8Usable());
 }
 
 }  // namespace
