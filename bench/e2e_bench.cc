@@ -13,6 +13,8 @@
 #include <android/NeuralNetworks.h>
 #include <android/NeuralNetworksDiagnostics.h>
 
+#include "quant_mobilenet.h"
+
 #include <errno.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -149,6 +151,7 @@ struct Options {
   bool weightsFromMemory = false;
   bool threadsSweep = false;
   bool skipMobilenet = false;
+  bool skipQuant = false;  // s4-amx: the quantized MobileNets (quant_mobilenet.h)
   bool skipFixed = false;
   bool concurrent = false;
   double concurrentSeconds = 5.0;  // duration of each concurrent-measure phase
@@ -167,6 +170,7 @@ void usage(const char* argv0) {
       "  --weights-from-memory   put all weight tensors in one memfd (ANeuralNetworksMemory)\n"
       "  --threads-sweep         re-run this binary with NNAPI_CPU_THREADS=1 and =2\n"
       "  --no-mobilenet          skip the MobileNet benchmark\n"
+      "  --no-quant              skip the uint8/int8 MobileNet-v1/-v2 benchmarks\n"
       "  --no-fixed              skip the fixed-cost benchmark\n"
       "  --concurrent            only the concurrent measure: MobileNet throughput of 2\n"
       "                          application threads on one compilation vs 1 thread\n"
@@ -219,6 +223,7 @@ bool parseArgs(int argc, char** argv, Options* o) {
     else if (a == "--weights-from-memory") o->weightsFromMemory = true;
     else if (a == "--threads-sweep") o->threadsSweep = true;
     else if (a == "--no-mobilenet") o->skipMobilenet = true;
+    else if (a == "--no-quant") o->skipQuant = true;
     else if (a == "--no-fixed") o->skipFixed = true;
     else if (a == "--concurrent") o->concurrent = true;
     else if (a == "--concurrent-seconds") o->concurrentSeconds = nextDouble("--concurrent-seconds");
@@ -969,6 +974,16 @@ struct Row {
   const char* fmt;
 };
 const Row kRows[] = {
+    // s4-amx: the quantized MobileNets (quant_mobilenet.h)
+#define NNAPI_QUANT_ROWS(v, label)                                                     \
+  {"qmobilenet_" v "_compile_ms", "MobileNet-" label " compilation", "ms", "%.3f"},    \
+      {"qmobilenet_" v "_min_ms", "MobileNet-" label " latency min", "ms", "%.3f"},    \
+      {"qmobilenet_" v "_median_ms", "MobileNet-" label " latency median", "ms", "%.3f"}, \
+      {"qmobilenet_" v "_gops_at_median", "MobileNet-" label " at median", "GOP/s", "%.1f"}, \
+      {"qmobilenet_" v "_gops_at_min", "MobileNet-" label " at min", "GOP/s", "%.1f"},
+    NNAPI_QUANT_ROWS("v1_u8", "v1 uint8") NNAPI_QUANT_ROWS("v1_s8", "v1 int8 per-channel")
+    NNAPI_QUANT_ROWS("v2_u8", "v2 uint8") NNAPI_QUANT_ROWS("v2_s8", "v2 int8 per-channel")
+#undef NNAPI_QUANT_ROWS
     {"mobilenet_build_ms", "MobileNet model build (create..finish)", "ms", "%.3f"},
     {"mobilenet_compile_finish_ms", "MobileNet Compilation_finish", "ms", "%.3f"},
     {"mobilenet_compile_total_ms", "MobileNet compilation total", "ms", "%.3f"},
@@ -1127,10 +1142,16 @@ int main(int argc, char** argv) {
          opt.weightsFromMemory ? "one memfd (ANeuralNetworksMemory)" : "application buffers");
   fflush(stdout);
   if (!opt.skipMobilenet) runMobileNet(opt, &res);
+  bool quantOk = true;
+  if (!opt.skipQuant) {  // s4-amx
+    std::vector<std::pair<std::string, double>> q;
+    quantOk = bench::runQuantMobileNets({opt.warmup, opt.runs, opt.maxSeconds}, &q);
+    for (const auto& kv : q) res.set(kv.first, kv.second);
+  }
   if (!opt.skipFixed) runFixedCost(opt, &res);
 
   std::vector<std::pair<std::string, Results>> runs = {{describeThreads(threads), res}};
   printTable(runs);
   if (!opt.json.empty() && !writeJsonFile(opt.json, runs)) return 1;
-  return 0;
+  return quantOk ? 0 : 1;
 }

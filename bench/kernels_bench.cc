@@ -16,7 +16,9 @@
 namespace {
 
 enum class Kind { Conv, Depthwise, FullyConnected };
-enum class Precision { Float32, Quant8, Float32WeightsAsInputs };
+// Quant8Signed: int8 data with a per-channel filter (CONV_2D / DEPTHWISE_CONV_2D) or a
+// per-tensor int8 one (FULLY_CONNECTED).
+enum class Precision { Float32, Quant8, Float32WeightsAsInputs, Quant8Signed };
 
 struct Layer {
   const char* name;
@@ -38,6 +40,22 @@ const Layer kLayers[] = {
     {"FullyConnected_1024to1001", Kind::FullyConnected, 1, 1, 1024, 1001, 1, 1},
 };
 
+// s4-amx: more quant8 GEMM shapes, quant8 only: MobileNet-v2's 1x1 expansions/projections and
+// FULLY_CONNECTED with a batch (inH = batch), where the AMX-INT8 path applies (compare
+// NNAPI_CPU_ISA=avx512vnni with the default level; bench/amx_vs_vnni.sh interleaves them).
+const Layer kQuantLayers[] = {
+    {"V2Pointwise_56x24to144", Kind::Conv, 56, 56, 24, 144, 1, 1},
+    {"V2Pointwise_56x144to24", Kind::Conv, 56, 56, 144, 24, 1, 1},
+    {"V2Pointwise_28x192to32", Kind::Conv, 28, 28, 192, 32, 1, 1},
+    {"V2Pointwise_14x64to384", Kind::Conv, 14, 14, 64, 384, 1, 1},
+    {"V2Pointwise_14x384to64", Kind::Conv, 14, 14, 384, 64, 1, 1},
+    {"V2Pointwise_7x160to960", Kind::Conv, 7, 7, 160, 960, 1, 1},
+    {"V2Pointwise_7x960to160", Kind::Conv, 7, 7, 960, 160, 1, 1},
+    {"V2Pointwise_7x320to1280", Kind::Conv, 7, 7, 320, 1280, 1, 1},
+    {"FullyConnected_b16_1024to1001", Kind::FullyConnected, 16, 1, 1024, 1001, 1, 1},
+    {"FullyConnected_b64_1280to1001", Kind::FullyConnected, 64, 1, 1280, 1001, 1, 1},
+};
+
 uint32_t outSize(uint32_t in, uint32_t stride) { return (in + stride - 1) / stride; }  // SAME
 
 double flopsOf(const Layer& l) {
@@ -45,7 +63,7 @@ double flopsOf(const Layer& l) {
   switch (l.kind) {
     case Kind::Conv: return 2.0 * outHW * l.outC * l.filter * l.filter * l.inC;
     case Kind::Depthwise: return 2.0 * outHW * l.outC * l.filter * l.filter;
-    case Kind::FullyConnected: return 2.0 * l.inC * l.outC;
+    case Kind::FullyConnected: return 2.0 * l.inH * l.inC * l.outC;  // inH: batch
   }
   return 0;
 }
@@ -61,13 +79,17 @@ class OneOpModel {
   }
 
   bool build(std::string* error) {
-    const bool quant = precision_ == Precision::Quant8;
+    const bool isSigned = precision_ == Precision::Quant8Signed;
+    const bool quant = precision_ == Precision::Quant8 || isSigned;
     const bool weightsAsInputs = precision_ == Precision::Float32WeightsAsInputs;
-    const int32_t tensorType = quant ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM : ANEURALNETWORKS_TENSOR_FLOAT32;
+    const int32_t tensorType = isSigned ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED
+                               : quant  ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM
+                                        : ANEURALNETWORKS_TENSOR_FLOAT32;
+    const bool perChannel = isSigned && layer_.kind != Kind::FullyConnected;
     const int32_t biasType = quant ? ANEURALNETWORKS_TENSOR_INT32 : ANEURALNETWORKS_TENSOR_FLOAT32;
     const size_t elem = quant ? 1 : 4;
     const float inScale = quant ? 0.05f : 0.f, filterScale = quant ? 0.01f : 0.f;
-    const int32_t zero = quant ? 128 : 0;
+    const int32_t zero = quant && !isSigned ? 128 : 0;
 
     std::vector<uint32_t> inDims, filterDims, outDims;
     const uint32_t oh = outSize(layer_.inH, layer_.stride), ow = outSize(layer_.inW, layer_.stride);
@@ -86,9 +108,9 @@ class OneOpModel {
         k = layer_.filter * layer_.filter;
         break;
       case Kind::FullyConnected:
-        inDims = {1, layer_.inC};
+        inDims = {layer_.inH, layer_.inC};
         filterDims = {layer_.outC, layer_.inC};
-        outDims = {1, layer_.outC};
+        outDims = {layer_.inH, layer_.outC};
         k = layer_.inC;
         break;
     }
@@ -131,8 +153,19 @@ class OneOpModel {
       return i;
     };
     const uint32_t in = add(tensorType, inDims, inScale, zero);
-    const uint32_t filter = add(tensorType, filterDims, filterScale, zero);
-    const uint32_t bias = add(biasType, {layer_.outC}, inScale * filterScale, 0);
+    const uint32_t filter =
+        perChannel ? add(ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, filterDims, 0.f, 0)
+                   : add(tensorType, filterDims, filterScale, zero);
+    if (perChannel) {
+      channelScales_.assign(layer_.outC, filterScale);
+      for (size_t c = 0; c < channelScales_.size(); ++c) channelScales_[c] *= 0.5f + (c % 7) / 7.f;
+      ANeuralNetworksSymmPerChannelQuantParams pc{
+          layer_.kind == Kind::Depthwise ? 3u : 0u, layer_.outC, channelScales_.data()};
+      if (ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(model_, filter, &pc) !=
+          ANEURALNETWORKS_NO_ERROR)
+        ok_ = false;
+    }
+    const uint32_t bias = add(biasType, {layer_.outC}, perChannel ? 0.f : inScale * filterScale, 0);
     std::vector<uint32_t> modelInputs{in};
     if (weightsAsInputs) {
       modelInputs.push_back(filter);
@@ -215,6 +248,7 @@ class OneOpModel {
   ANeuralNetworksCompilation* compilation_ = nullptr;
   ANeuralNetworksExecution* execution_ = nullptr;
   std::vector<uint8_t> input_, filter_, bias_, output_;
+  std::vector<float> channelScales_;
 };
 
 void runLayer(benchmark::State& state, const Layer& layer, Precision precision) {
@@ -248,12 +282,22 @@ const int kRegistered = [] {
                                  Precision::Quant8)
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
+    benchmark::RegisterBenchmark((std::string("Q8S/") + l.name).c_str(), runLayer, l,
+                                 Precision::Quant8Signed)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
     // Non-constant weights: the portable float kernels (packing included).
     benchmark::RegisterBenchmark((std::string("F32WeightsAsInputs/") + l.name).c_str(), runLayer,
                                  l, Precision::Float32WeightsAsInputs)
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
   }
+  for (const Layer& l : kQuantLayers)
+    for (Precision p : {Precision::Quant8, Precision::Quant8Signed})
+      benchmark::RegisterBenchmark(
+          (std::string(p == Precision::Quant8 ? "Q8/" : "Q8S/") + l.name).c_str(), runLayer, l, p)
+          ->Unit(benchmark::kMicrosecond)
+          ->UseRealTime();
   return 0;
 }();
 

@@ -1,10 +1,14 @@
 #include "cpu/isa.h"
 
 #include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+
+#include "hal/log.h"
 
 namespace nn {
 namespace {
@@ -71,6 +75,10 @@ CpuFeatures capped(CpuFeatures f) {
     cap = IsaLevel::kAvx512;
     f.avx512vnni = false;
     f.amxTile = f.amxInt8 = f.amxBf16 = false;
+  } else if (strcmp(v, "avx512vnni") == 0) {
+    // AVX-512 + VNNI without the AMX tiles, to compare and cover the VNNI int8 path here.
+    cap = IsaLevel::kAvx512;
+    f.amxTile = f.amxInt8 = f.amxBf16 = false;
   } else {
     return f;
   }
@@ -92,6 +100,30 @@ const CpuFeatures& cpuFeatures() {
 IsaLevel isaLevel() {
   static const IsaLevel level = levelOf(cpuFeatures());
   return level;
+}
+
+bool amxInt8Usable() {
+  static const bool usable = [] {
+    const CpuFeatures& f = cpuFeatures();
+    if (!f.amxTile || !f.amxInt8 || isaLevel() < IsaLevel::kAvx512) return false;
+    // Opt-in until the tile code has run on real AMX hardware: so far it has been checked only
+    // against emulated tiles (tests/internal/conv_amx_test.cc), the project's machines lack AMX.
+    const char* optIn = getenv("NNAPI_CPU_AMX");
+    if (optIn == nullptr || strcmp(optIn, "1") != 0) {
+      logInfo("AMX-INT8 present but not used (set NNAPI_CPU_AMX=1 to enable the unverified path)");
+      return false;
+    }
+    // Linux (5.16+) keeps the 8 KiB tile data state off until a process asks for it; without
+    // the grant the first tile instruction faults. 0x1023 = ARCH_REQ_XCOMP_PERM,
+    // 18 = XFEATURE_XTILEDATA (spelled out: older headers lack the names).
+    const long r = syscall(SYS_arch_prctl, 0x1023, 18);
+    if (r != 0) {
+      logInfo("AMX-INT8 not used: the kernel refused the XTILEDATA permission");
+      return false;
+    }
+    return true;
+  }();
+  return usable;
 }
 
 const char* isaLevelName(IsaLevel level) {

@@ -1,7 +1,8 @@
 // Run-time instruction-set selection. The library is compiled for baseline x86-64; kernels
 // built for wider ISAs (per file, with target flags) are chosen here at run time from what the
 // processor and OS support, capped by NNAPI_CPU_ISA=baseline|avx2|avx512 so tests can cover
-// every path on one machine (avx512novnni: AVX-512 without VNNI).
+// every path on one machine (avx512novnni: AVX-512 without VNNI; avx512vnni: AVX-512 + VNNI
+// without AMX).
 #pragma once
 
 namespace nn {
@@ -32,5 +33,10 @@ struct CpuFeatures {
 const CpuFeatures& cpuFeatures();
 IsaLevel isaLevel();
 const char* isaLevelName(IsaLevel level);
+
+// AMX-INT8 tiles usable by this process: the processor has them, NNAPI_CPU_ISA does not cap
+// them (avx512vnni or lower), and Linux granted the XTILEDATA permission (arch_prctl
+// ARCH_REQ_XCOMP_PERM, asked once per process on first call). False otherwise, never an error.
+bool amxInt8Usable();
 
 }  // namespace nn

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cpu/kernels/conv_amx.h"
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_dispatch.h"
 #include "cpu/kernels/conv_fast.h"
@@ -272,6 +273,7 @@ void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoin
     }
     out->columnSums[col] = sum;
   }
+  packAmxWeights(out);  // s4-amx: the AMX-INT8 copy where AMX is usable
 }
 
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
@@ -294,6 +296,10 @@ void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, con
                    ThreadPool* pool, KernelScratch& ks) {
   const uint32_t k = w.k, k4 = w.k4;
   const uint8_t* in = static_cast<const uint8_t*>(input);
+  // s4-amx: 1x1 stride 1 rows are equally spaced input pixels, read in place by AMX-INT8.
+  const uint32_t m = g.batches * g.outH * g.outW;
+  if (pointwise(g) && g.p.strideH == 1 && g.p.strideW == 1 && amxGemmApplies(w, m))
+    return amxQuantGemm(m, in, g.inC, signedData, w, q, bias, output, pool, ks);
   const bool direct = !signedData && k == k4 && pointwise(g);
   const uint8_t padByte = static_cast<uint8_t>(unsignedZeroPoint(q, signedData));
   auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
@@ -324,6 +330,8 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
                              KernelScratch& ks) {
   const uint32_t k = w.k, k4 = w.k4;
   const uint8_t* in = static_cast<const uint8_t*>(input);
+  if (amxGemmApplies(w, batches))  // s4-amx
+    return amxQuantGemm(batches, in, k, signedData, w, q, bias, output, pool, ks);
   const bool direct = !signedData && k == k4;
   auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {
     const uint8_t* src = in + static_cast<size_t>(row) * k;

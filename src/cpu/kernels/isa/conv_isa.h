@@ -139,4 +139,30 @@ namespace isa_avx512vnni {  // the AVX-512 set + VNNI
 ConvQuantMicroKernelFn convQuantMicroKernel;
 }  // namespace isa_avx512vnni
 
+// ---- AMX-INT8 (s4-amx) ----------------------------------------------------------------------
+// Only after nn::amxInt8Usable() (the kernel granted XTILEDATA), from one thread between its
+// amxConfigure() and amxRelease(). Packed B: the int8 layout above with k padded to a multiple
+// of 64 (zeros), so A may hold anything past k.
+namespace isa_amx {
+void amxConfigure();  // loads this thread's tile configuration
+void amxRelease();    // returns the tile state to init (cheap context switches)
+// acc[32][kConvTileN] = A[32 rows][k64] (row r at a + r * lda; uint8, or int8 if signedA)
+// times one packed B tile [k64 / 4][kConvTileN][4].
+void amxQuantBlock(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
+                   int32_t* acc);
+// sums[r] = sum of the first k bytes of row r (as int8 if signedA), r < rows.
+void amxRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
+                int32_t* sums);
+// out[r * ldo + c] = clamp(requantize(acc[r][c] + columnOffset[c] + rowOffset[r]) + outZero)
+// for r < rows, c < cols <= kConvTileN: convRequantize* of a whole block, the per-column terms
+// loaded once (AVX-512 only, no tile instruction).
+template <typename TOut>
+using AmxRequantizeBlockFn = void(const int32_t* acc, uint32_t rows, uint32_t cols,
+                                  const int32_t* columnOffset, const int32_t* rowOffset,
+                                  const int32_t* multiplier, const int32_t* shift,
+                                  int32_t outZero, int32_t lo, int32_t hi, TOut* out, size_t ldo);
+AmxRequantizeBlockFn<uint8_t> amxRequantizeBlockU8;
+AmxRequantizeBlockFn<int8_t> amxRequantizeBlockS8;
+}  // namespace isa_amx
+
 }  // namespace nn

@@ -1,0 +1,233 @@
+#include "cpu/kernels/conv_amx.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cpu/isa.h"
+
+namespace nn {
+namespace conv {
+namespace {
+
+constexpr uint32_t kTileN = kConvTileN;  // output columns per packed tile (2 AMX tiles)
+constexpr uint32_t kBlockRows = 32;      // rows per AMX block (2 AMX tiles)
+constexpr uint32_t kColBlockTiles = 8;   // column tiles per parallel task
+// Fewer rows fill less than half of a 32-row block, and VNNI's 128 products per cycle come
+// close (an estimate from the instruction throughputs; not yet timed on an AMX machine).
+constexpr uint32_t kMinRows = 16;
+
+inline uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+inline int32_t wrapAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t wrapMul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
+// What one thread keeps: a zero-padded copy of a row block (when it cannot be read in place),
+// the block's accumulators and row terms. Lives in the slot's scratch, 64-byte aligned.
+struct AmxSlot {
+  int32_t acc[kBlockRows * kTileN];
+  int32_t rowOffset[kBlockRows];
+  uint8_t panel[1];  // kBlockRows * k64 bytes follow
+  static size_t bytes(uint32_t k64) {
+    return offsetof(AmxSlot, panel) + static_cast<size_t>(kBlockRows) * k64;
+  }
+};
+
+inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
+                            uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
+                            const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                            int32_t lo, int32_t hi, uint8_t* out, size_t ldo) {
+  amx.requantizeU8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
+                   out, ldo);
+}
+inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
+                            uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
+                            const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                            int32_t lo, int32_t hi, int8_t* out, size_t ldo) {
+  amx.requantizeS8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
+                   out, ldo);
+}
+
+// The quantGemm algebra of conv_gemm.cc with A read as it is stored: uint8 data with
+// tdpbusd, int8 data with tdpbssd (za' = za either way), W the signed stored weights
+// (zw' = w.zeroPointPrime):
+//   sum A*W - zw' * sum A - za' * sum W + k * za' * zw'   (wrapping int32, exact).
+template <typename TOut>
+void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t lda, bool signedData,
+          const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias, TOut* output,
+          ThreadPool* pool, KernelScratch& ks) {
+  const uint32_t n = w.n, k = w.k, k64 = w.k64;
+  const uint32_t tiles = ceilDiv(n, kTileN);
+  const int32_t za = q.inputZeroPoint, zwp = w.zeroPointPrime;
+  int32_t* columnOffset = ks.columns.get<int32_t>(n);
+  const int32_t constant = wrapMul(wrapMul(static_cast<int32_t>(k), za), zwp);
+  for (uint32_t c = 0; c < n; ++c) {
+    // columnSums are of the stored weights; the AMX copy holds the same values.
+    columnOffset[c] =
+        wrapAdd(wrapAdd(bias ? bias[c] : 0, -wrapMul(za, w.columnSums[c])), constant);
+  }
+  // A block is read in place when all its 32 rows exist and the last one's k64 bytes stay
+  // inside the input ((m - 1) * lda + k bytes); bytes past k meet zero weights.
+  const size_t inputBytes = static_cast<size_t>(m - 1) * lda + k;
+  const uint32_t rowBlocks = ceilDiv(m, kBlockRows);
+  const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
+  const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
+  runSlotted<uint8_t>(pool, ks, tasks, AmxSlot::bytes(k64), [&](size_t begin, size_t end,
+                                                                 uint8_t* slotBytes) {
+    AmxSlot& s = *reinterpret_cast<AmxSlot*>(slotBytes);
+    amx.configure();
+    for (size_t task = begin; task < end; ++task) {
+      const uint32_t rb = static_cast<uint32_t>(task / colBlocks);
+      const uint32_t cb = static_cast<uint32_t>(task % colBlocks);
+      const uint32_t m0 = rb * kBlockRows, rows = std::min(kBlockRows, m - m0);
+      const uint8_t* a = input + static_cast<size_t>(m0) * lda;
+      size_t stride = lda;
+      if (rows < kBlockRows ||
+          static_cast<size_t>(m0 + kBlockRows - 1) * lda + k64 > inputBytes) {
+        for (uint32_t r = 0; r < rows; ++r) {
+          memcpy(s.panel + static_cast<size_t>(r) * k64, a + static_cast<size_t>(r) * lda, k);
+          memset(s.panel + static_cast<size_t>(r) * k64 + k, 0, k64 - k);
+        }
+        memset(s.panel + static_cast<size_t>(rows) * k64, 0,
+               static_cast<size_t>(kBlockRows - rows) * k64);
+        a = s.panel;
+        stride = k64;
+      }
+      if (zwp != 0) {
+        amx.rowSums(signedData, a, stride, rows, k, s.rowOffset);
+        for (uint32_t r = 0; r < rows; ++r) s.rowOffset[r] = -wrapMul(zwp, s.rowOffset[r]);
+      } else {
+        std::fill(s.rowOffset, s.rowOffset + rows, 0);
+      }
+      const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
+      for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
+        const int8_t* b = w.amxData.data() + static_cast<size_t>(t) * k64 * kTileN;
+        amx.block(signedData, a, stride, b, k64, s.acc);
+        const uint32_t c0 = t * kTileN, cn = std::min(kTileN, n - c0);
+        // columnOffset folds in bias and the zero-point terms of the column, rowOffset those
+        // of the row.
+        requantizeBlock(amx, s.acc, rows, cn, columnOffset + c0, s.rowOffset,
+                        q.multiplier.data() + c0, q.shift.data() + c0, q.outputZeroPoint,
+                        q.actMin, q.actMax, output + static_cast<size_t>(m0) * n + c0, n);
+      }
+    }
+    amx.release();
+  });
+}
+
+// ---- the tile instructions in portable C++ (tests) -----------------------------------------
+
+void emulatedConfigure() {}
+void emulatedRelease() {}
+
+// tdpbusd / tdpbssd on the 2x2 tile grid, reading what the tile loads read: 32 rows of A
+// (64 bytes per k block at stride lda) and B groups of 128 bytes.
+void emulatedBlock(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
+                   int32_t* acc) {
+  for (uint32_t r = 0; r < kBlockRows; ++r)
+    for (uint32_t c = 0; c < kTileN; ++c) {
+      int32_t sum = 0;
+      for (uint32_t kk = 0; kk < k64; ++kk) {
+        const uint8_t x = a[r * lda + kk];
+        const int32_t av = signedA ? static_cast<int8_t>(x) : static_cast<int32_t>(x);
+        sum = wrapAdd(sum, av * b[(static_cast<size_t>(kk / 4) * kTileN + c) * 4 + kk % 4]);
+      }
+      acc[r * kTileN + c] = sum;
+    }
+}
+
+void emulatedRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
+                     int32_t* sums) {
+  for (uint32_t r = 0; r < rows; ++r) {
+    int32_t s = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+      const uint8_t x = a[r * lda + i];
+      s += signedA ? static_cast<int8_t>(x) : static_cast<int32_t>(x);
+    }
+    sums[r] = s;
+  }
+}
+
+template <typename TOut>
+void portableRequantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
+                             const int32_t* columnOffset, const int32_t* rowOffset,
+                             const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                             int32_t lo, int32_t hi, TOut* out, size_t ldo) {
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c) {
+      const int32_t x = wrapAdd(wrapAdd(acc[r * kTileN + c], columnOffset[c]), rowOffset[r]);
+      const int32_t v = requantize(x, multiplier[c], shift[c]) + outZero;
+      out[r * ldo + c] = static_cast<TOut>(std::max(lo, std::min(hi, v)));
+    }
+}
+
+}  // namespace
+
+const AmxBlockKernels& amxHardwareKernels() {
+  static const AmxBlockKernels k{isa_amx::amxConfigure,         isa_amx::amxRelease,
+                                 isa_amx::amxQuantBlock,        isa_amx::amxRowSums,
+                                 isa_amx::amxRequantizeBlockU8, isa_amx::amxRequantizeBlockS8};
+  return k;
+}
+
+const AmxBlockKernels& amxEmulatedKernels() {
+  static const AmxBlockKernels k = [] {
+    AmxBlockKernels e{emulatedConfigure,
+                      emulatedRelease,
+                      emulatedBlock,
+                      emulatedRowSums,
+                      portableRequantizeBlock<uint8_t>,
+                      portableRequantizeBlock<int8_t>};
+    if (isaLevel() >= IsaLevel::kAvx512) {
+      e.requantizeU8 = isa_amx::amxRequantizeBlockU8;
+      e.requantizeS8 = isa_amx::amxRequantizeBlockS8;
+    }
+    return e;
+  }();
+  return k;
+}
+
+void packAmxWeights(PackedQuantWeights* w) {
+  w->amxData.clear();
+  w->k64 = 0;
+  if (amxInt8Usable()) packAmxWeightsAlways(w);
+}
+
+void packAmxWeightsAlways(PackedQuantWeights* w) {
+  w->amxData.clear();
+  w->k64 = 0;
+  if (w->n == 0 || w->k == 0) return;
+  w->k64 = (w->k + 63) / 64 * 64;
+  const uint32_t tiles = ceilDiv(w->n, kTileN);
+  const size_t from = static_cast<size_t>(w->k4) * kTileN, to = static_cast<size_t>(w->k64) * kTileN;
+  w->amxData.assign(tiles * to, 0);
+  // Same [k / 4][32][4] order per tile; the groups past k4 stay zero.
+  for (uint32_t t = 0; t < tiles; ++t)
+    memcpy(w->amxData.data() + t * to, w->data.data() + t * from, from);
+}
+
+bool amxGemmApplies(const PackedQuantWeights& w, uint32_t m) {
+  return !w.amxData.empty() && m >= kMinRows;
+}
+
+void amxQuantGemm(uint32_t m, const uint8_t* input, size_t lda, bool signedData,
+                  const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias,
+                  void* output, ThreadPool* pool, KernelScratch& ks) {
+  amxQuantGemmWith(amxHardwareKernels(), m, input, lda, signedData, w, q, bias, output, pool, ks);
+}
+
+void amxQuantGemmWith(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t lda,
+                      bool signedData, const PackedQuantWeights& w, const QuantParams& q,
+                      const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks) {
+  if (m == 0) return;
+  if (signedData)
+    gemm(amx, m, input, lda, true, w, q, bias, static_cast<int8_t*>(output), pool, ks);
+  else
+    gemm(amx, m, input, lda, false, w, q, bias, static_cast<uint8_t*>(output), pool, ks);
+}
+
+}  // namespace conv
+}  // namespace nn
