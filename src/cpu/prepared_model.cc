@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <map>
+
+#include <sys/mman.h>
 
 #include "cpu/memory_limits.h"
 #include "cpu/thread_pool.h"
@@ -29,6 +32,20 @@ uint64_t nowNs() {
 struct AlignedFree {
   void operator()(uint8_t* p) const { free(p); }
 };
+
+// The arena of an execution state. Large ones are aligned and advised for transparent huge
+// pages, so first touching them costs a page fault per 2 MB rather than per 4 KB.
+uint8_t* allocateArena(size_t size) {
+  constexpr size_t kHugePage = size_t{2} << 20;
+  if (size < kHugePage)
+    return static_cast<uint8_t*>(aligned_alloc(kArenaAlignment, alignUp(size, kArenaAlignment)));
+  const size_t bytes = alignUp(size, kHugePage);
+  void* p = aligned_alloc(kHugePage, bytes);
+#ifdef MADV_HUGEPAGE
+  if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice only; may be refused
+#endif
+  return static_cast<uint8_t*>(p);
+}
 
 }  // namespace
 
@@ -107,6 +124,7 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
   for (size_t i = 0; i < pm->model_->referenced.size(); ++i)
     NN_RETURN_IF_ERROR(pm->buildPlan(pm->model_->referenced[i], false, &pm->referenced_[i]));
   NN_RETURN_IF_ERROR(pm->buildPlan(pm->model_->main, true, &pm->main_));
+  pm->warmFirstExecutionState();
   *out = std::move(pm);
   return kOk;
 }
@@ -388,6 +406,47 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
   return planArena(plan);
 }
 
+// Issue 10, first-inference latency. The first execution of a compilation used to create every
+// XNNPACK operator (packing its weights: this XNNPACK has no weights cache) and fault in its
+// arena, taking ~3x a steady-state run. Here the compilation builds one execution state, lets
+// each operation with a warm hook create and set up its per-execution scratch on the state's
+// arena (nothing is computed), touches the arena, and pools the state: the first execution
+// takes it. Concurrent executions still create their own states lazily, so the prepared model
+// stays immutable after create(). NNAPI_CPU_WARM=0 turns this off (comparisons, tests).
+void CpuPreparedModel::warmFirstExecutionState() {
+  if (reference_) return;  // the reference device keeps no per-execution operators
+  if (const char* v = getenv("NNAPI_CPU_WARM"); v != nullptr && strcmp(v, "0") == 0) return;
+  std::unique_ptr<ExecutionState> base = createExecutionState();
+  auto* st = static_cast<CpuExecutionState*>(base.get());
+  if (main_.arenaSize > 0) {
+    if (st->arena == nullptr) return;
+    memset(st->arena.get(), 0, main_.arenaSize);
+  }
+  for (size_t i = 0; i < st->slots.size(); ++i) {
+    if (main_.arenaOffset[i] != kNotInArena) {
+      st->slots[i].data = st->arena.get() + main_.arenaOffset[i];
+      st->slots[i].capacity = st->arenaSize - main_.arenaOffset[i];
+    }
+  }
+  const Subgraph& sg = *main_.subgraph;
+  for (uint32_t opIndex : main_.order) {
+    const CpuKernel& kernel = *main_.kernels[opIndex];
+    // Only where the plan runs the kernel's own execute: the hook fills that kernel's scratch.
+    if (!main_.opStatic[opIndex] || kernel.warm == nullptr ||
+        main_.execute[opIndex] != kernel.execute)
+      continue;
+    OpContext ctx(sg.operations[opIndex], opIndex, st->slots.data(), env_,
+                  main_.states[opIndex].get(), &st->scratch[opIndex]);
+    const Status s = kernel.warm(ctx);
+    if (!s.ok()) {
+      logInfo("CPU driver: warming operation #%u failed (%s); the execution prepares it",
+              opIndex, s.message().c_str());
+      st->scratch[opIndex].reset();
+    }
+  }
+  recycleExecutionState(std::move(base));
+}
+
 std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
   {
     std::lock_guard<std::mutex> lock(poolMutex_);
@@ -400,9 +459,7 @@ std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
   auto st = std::make_unique<CpuExecutionState>();
   st->slots = main_.templateSlots;
   st->arenaSize = main_.arenaSize;
-  if (main_.arenaSize > 0)
-    st->arena.reset(static_cast<uint8_t*>(
-        aligned_alloc(kArenaAlignment, alignUp(main_.arenaSize, kArenaAlignment))));
+  if (main_.arenaSize > 0) st->arena.reset(allocateArena(main_.arenaSize));
   st->dynamic.resize(main_.templateSlots.size());
   st->scratch.resize(model_->main.operations.size());
   st->referencedScratch.resize(referenced_.size());

@@ -1,8 +1,14 @@
 #include "cpu/xnnpack_util.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace nn {
 
@@ -14,11 +20,104 @@ bool xnnpackDisabledByEnv() {
   return disabled;
 }
 
+#if NNAPI_HAVE_XNNPACK
+namespace {
+
+// Issue 10 (compile and first-inference time): creating an XNNPACK operator packs its weights
+// into fresh memory (tens of MB for pose_landmark_heavy), and more than half of that time was
+// the kernel faulting in 4 KB pages. Large aligned blocks (packed weights) are therefore carved
+// from chunks advised as transparent huge pages: a fault per 2 MB. A chunk is freed when its
+// last block is. Everything else goes to libc. XNNPACK keeps the allocator of its first
+// initialization for the whole process, so every block it frees through aligned_deallocate
+// came from aligned_allocate below; pointers the arena does not know are libc's.
+class HugePageBlocks {
+ public:
+  static constexpr size_t kMinBlock = size_t{64} << 10;
+  static constexpr size_t kHugePage = size_t{2} << 20;
+  static constexpr size_t kChunk = size_t{32} << 20;
+
+  void* allocate(size_t alignment, size_t size) {
+    alignment = std::max<size_t>(alignment, 64);
+    if (size < kMinBlock || alignment > kHugePage) return alignedLibc(alignment, size);
+    std::lock_guard<std::mutex> lock(mutex_);
+    Chunk* c = current_ != 0 ? &chunks_[current_] : nullptr;
+    size_t offset = c != nullptr ? (c->used + alignment - 1) / alignment * alignment : 0;
+    if (c == nullptr || offset + size > c->size) {
+      const size_t bytes = (std::max(size, kChunk) + kHugePage - 1) / kHugePage * kHugePage;
+      void* base = nullptr;
+      if (posix_memalign(&base, kHugePage, bytes) != 0 || base == nullptr)
+        return alignedLibc(alignment, size);
+      madvise(base, bytes, MADV_HUGEPAGE);  // advice only: may be refused
+      current_ = reinterpret_cast<uintptr_t>(base);
+      c = &chunks_[current_];
+      *c = Chunk{static_cast<uint8_t*>(base), bytes, 0, 0};
+      offset = 0;
+    }
+    c->used = offset + size;
+    ++c->live;
+    return c->base + offset;
+  }
+
+  void release(void* p) {
+    if (p == nullptr) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+      auto it = chunks_.upper_bound(a);
+      if (it != chunks_.begin()) {
+        --it;
+        Chunk& c = it->second;
+        if (a < it->first + c.size) {
+          if (--c.live == 0) {
+            if (current_ == it->first) current_ = 0;
+            free(c.base);
+            chunks_.erase(it);
+          }
+          return;
+        }
+      }
+    }
+    free(p);
+  }
+
+ private:
+  struct Chunk {
+    uint8_t* base;
+    size_t size, used, live;
+  };
+  static void* alignedLibc(size_t alignment, size_t size) {
+    void* p = nullptr;
+    return posix_memalign(&p, alignment, size > 0 ? size : 1) == 0 ? p : nullptr;
+  }
+  std::mutex mutex_;
+  std::map<uintptr_t, Chunk> chunks_;  // by base address
+  uintptr_t current_ = 0;              // the chunk new blocks come from; 0: none
+};
+
+HugePageBlocks& hugePageBlocks() {
+  static HugePageBlocks* blocks = new HugePageBlocks();  // outlives every operator
+  return *blocks;
+}
+
+const xnn_allocator kXnnAllocator = {
+    nullptr,
+    [](void*, size_t size) { return malloc(size); },
+    [](void*, void* p, size_t size) { return realloc(p, size); },
+    [](void*, void* p) { free(p); },
+    [](void*, size_t alignment, size_t size) {
+      return hugePageBlocks().allocate(alignment, size);
+    },
+    [](void*, void* p) { hugePageBlocks().release(p); },
+};
+
+}  // namespace
+#endif
+
 bool xnnpackAvailable() {
 #if NNAPI_HAVE_XNNPACK
   // Initialized once and never deinitialized: operators of any live prepared model may
   // still reference XNNPACK's global state until process exit.
-  static const bool ok = xnn_initialize(nullptr) == xnn_status_success;
+  static const bool ok = xnn_initialize(&kXnnAllocator) == xnn_status_success;
   return ok && !xnnpackDisabledByEnv();
 #else
   return false;
@@ -63,13 +162,32 @@ void deleteOperator(void* op) {
   if (op) xnn_delete_operator(asOp(op));
 }
 
+std::atomic<uint64_t> operatorsCreated{0};
+
 // Takes ownership of a newly created operator, releasing the previous one.
 void replaceOperator(void** slot, xnn_operator_t op) {
   deleteOperator(*slot);
   *slot = op;
+  operatorsCreated.fetch_add(1, std::memory_order_relaxed);
 }
 }  // namespace
 #endif
+
+namespace {
+thread_local bool prepareOnly = false;
+}  // namespace
+
+XnnPrepareOnly::XnnPrepareOnly() : previous_(prepareOnly) { prepareOnly = true; }
+XnnPrepareOnly::~XnnPrepareOnly() { prepareOnly = previous_; }
+bool XnnPrepareOnly::active() { return prepareOnly; }
+
+uint64_t xnnOperatorsCreated() {
+#if NNAPI_HAVE_XNNPACK
+  return operatorsCreated.load(std::memory_order_relaxed);
+#else
+  return 0;
+#endif
+}
 
 XnnConvolution::~XnnConvolution() {
 #if NNAPI_HAVE_XNNPACK
@@ -109,6 +227,8 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
                       c.groups * c.groupInputChannels * c.groupOutputChannels /
                       (static_cast<double>(c.strideH) * c.strideW);
   pthreadpool_t tp = xnnThreadPool(pool, macs);
+  // Preparing only: a model input or output has no buffer before the execution.
+  if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_convolution2d_nhwc_f32(asOp(op_), batches, height, width,
@@ -124,6 +244,7 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
     lastOutput_ = output;
     lastPool_ = tp;
   }
+  if (XnnPrepareOnly::active()) return true;
   return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   *error = "built without XNNPACK";
@@ -171,6 +292,8 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
   const double macs = static_cast<double>(batches) * height * width * c.kernelH * c.kernelW *
                       c.groups * c.groupInputChannels * c.groupOutputChannels;
   pthreadpool_t tp = xnnThreadPool(pool, macs);
+  // Preparing only: a model input or output has no buffer before the execution.
+  if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       adjustmentH != lastAdjH_ || adjustmentW != lastAdjW_ || input != lastInput_ ||
       output != lastOutput_ || tp != lastPool_) {
@@ -189,6 +312,7 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
     lastOutput_ = output;
     lastPool_ = tp;
   }
+  if (XnnPrepareOnly::active()) return true;
   return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   (void)batches;
@@ -237,6 +361,8 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
 #if NNAPI_HAVE_XNNPACK
   pthreadpool_t tp = xnnThreadPool(
       pool, static_cast<double>(batches) * inputChannels_ * outputChannels_);
+  // Preparing only: a model input or output has no buffer before the execution.
+  if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
   if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_fully_connected_nc_f32(asOp(op_), batches, input, output, tp);
     if (!xnnOk(s, "xnn_setup_fully_connected_nc_f32", error)) {
@@ -248,6 +374,7 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
     lastOutput_ = output;
     lastPool_ = tp;
   }
+  if (XnnPrepareOnly::active()) return true;
   return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   *error = "built without XNNPACK";
