@@ -7,8 +7,6 @@
 #include <ctime>
 #include <map>
 
-#include <sys/mman.h>
-
 #include "cpu/memory_limits.h"
 #include "cpu/thread_pool.h"
 #include "hal/log.h"
@@ -33,20 +31,10 @@ struct AlignedFree {
   void operator()(uint8_t* p) const { free(p); }
 };
 
-// The arena of an execution state. Large ones are aligned and advised for transparent huge
-// pages, so first touching them costs a page fault per 2 MB rather than per 4 KB.
+// The arena of an execution state.
 uint8_t* allocateArena(size_t size) {
-  constexpr size_t kHugePage = size_t{2} << 20;
-  if (size < kHugePage)
-    return static_cast<uint8_t*>(aligned_alloc(kArenaAlignment, alignUp(size, kArenaAlignment)));
-  const size_t bytes = alignUp(size, kHugePage);
-  void* p = aligned_alloc(kHugePage, bytes);
-#ifdef MADV_HUGEPAGE
-  if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice only; may be refused
-#endif
-  return static_cast<uint8_t*>(p);
+  return static_cast<uint8_t*>(aligned_alloc(kArenaAlignment, alignUp(size, kArenaAlignment)));
 }
-
 }  // namespace
 
 // Per-execution storage: operand slots, the arena, buffers for shapes known only at run time,

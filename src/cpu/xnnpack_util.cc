@@ -7,8 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 namespace nn {
 
@@ -25,78 +23,26 @@ namespace {
 
 // Issue 10 (compile and first-inference time): creating an XNNPACK operator packs its weights
 // into fresh memory (tens of MB for pose_landmark_heavy), and more than half of that time was
-// the kernel faulting in 4 KB pages. Large aligned blocks (packed weights) are therefore carved
-// from chunks advised as transparent huge pages: a fault per 2 MB. A chunk is freed when its
-// last block is. Everything else goes to libc. XNNPACK keeps the allocator of its first
-// initialization for the whole process, so every block it frees through aligned_deallocate
-// came from aligned_allocate below; pointers the arena does not know are libc's.
-class HugePageBlocks {
- public:
-  static constexpr size_t kMinBlock = size_t{64} << 10;
-  static constexpr size_t kHugePage = size_t{2} << 20;
-  static constexpr size_t kChunk = size_t{32} << 20;
-
-  void* allocate(size_t alignment, size_t size) {
-    alignment = std::max<size_t>(alignment, 64);
-    if (size < kMinBlock || alignment > kHugePage) return alignedLibc(alignment, size);
-    std::lock_guard<std::mutex> lock(mutex_);
-    Chunk* c = current_ != 0 ? &chunks_[current_] : nullptr;
-    size_t offset = c != nullptr ? (c->used + alignment - 1) / alignment * alignment : 0;
-    if (c == nullptr || offset + size > c->size) {
-      const size_t bytes = (std::max(size, kChunk) + kHugePage - 1) / kHugePage * kHugePage;
-      void* base = nullptr;
-      if (posix_memalign(&base, kHugePage, bytes) != 0 || base == nullptr)
-        return alignedLibc(alignment, size);
-      madvise(base, bytes, MADV_HUGEPAGE);  // advice only: may be refused
-      current_ = reinterpret_cast<uintptr_t>(base);
-      c = &chunks_[current_];
-      *c = Chunk{static_cast<uint8_t*>(base), bytes, 0, 0};
-      offset = 0;
-    }
-    c->used = offset + size;
-    ++c->live;
-    return c->base + offset;
+// the kernel faulting the pages in one 4 KB exception at a time. Large aligned blocks (packed
+// weights) are therefore prefaulted with one madvise(MADV_POPULATE_WRITE) call (Linux 5.14+;
+// older kernels refuse it and the pages fault as before). Transparent huge pages were measured
+// too: on this VM, fresh 2 MB pages often cost far more than they save. The blocks are plain
+// posix_memalign ones, freed with free(), so the allocator stays compatible with any other
+// user of the same XNNPACK (which keeps the allocator of its first initialization).
+void* alignedAllocate(void*, size_t alignment, size_t size) {
+  constexpr size_t kPrefaultMin = size_t{64} << 10;
+  constexpr uintptr_t kPage = 4096;
+  void* p = nullptr;
+  if (posix_memalign(&p, std::max<size_t>(alignment, sizeof(void*)), size > 0 ? size : 1) != 0)
+    return nullptr;
+#ifdef MADV_POPULATE_WRITE
+  if (size >= kPrefaultMin) {
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + size) & ~(kPage - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
   }
-
-  void release(void* p) {
-    if (p == nullptr) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-      auto it = chunks_.upper_bound(a);
-      if (it != chunks_.begin()) {
-        --it;
-        Chunk& c = it->second;
-        if (a < it->first + c.size) {
-          if (--c.live == 0) {
-            if (current_ == it->first) current_ = 0;
-            free(c.base);
-            chunks_.erase(it);
-          }
-          return;
-        }
-      }
-    }
-    free(p);
-  }
-
- private:
-  struct Chunk {
-    uint8_t* base;
-    size_t size, used, live;
-  };
-  static void* alignedLibc(size_t alignment, size_t size) {
-    void* p = nullptr;
-    return posix_memalign(&p, alignment, size > 0 ? size : 1) == 0 ? p : nullptr;
-  }
-  std::mutex mutex_;
-  std::map<uintptr_t, Chunk> chunks_;  // by base address
-  uintptr_t current_ = 0;              // the chunk new blocks come from; 0: none
-};
-
-HugePageBlocks& hugePageBlocks() {
-  static HugePageBlocks* blocks = new HugePageBlocks();  // outlives every operator
-  return *blocks;
+#endif
+  return p;
 }
 
 const xnn_allocator kXnnAllocator = {
@@ -104,10 +50,8 @@ const xnn_allocator kXnnAllocator = {
     [](void*, size_t size) { return malloc(size); },
     [](void*, void* p, size_t size) { return realloc(p, size); },
     [](void*, void* p) { free(p); },
-    [](void*, size_t alignment, size_t size) {
-      return hugePageBlocks().allocate(alignment, size);
-    },
-    [](void*, void* p) { hugePageBlocks().release(p); },
+    alignedAllocate,
+    [](void*, void* p) { free(p); },
 };
 
 }  // namespace

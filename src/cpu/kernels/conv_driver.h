@@ -254,10 +254,23 @@ Status warm(OpContext& ctx) {
   if (d.spatial != nullptr && d.spatial->p.nchw) return kOk;  // runs on per-run NHWC copies
   auto* sc = ctx.scratchAs<typename Kernels::Scratch>();
   if (sc == nullptr) return kOk;
+  // A model input or output has no buffer yet: set up on stand-ins of the same size (never
+  // touched; setup only records addresses). XNNPACK builds its indirection buffer here, and a
+  // later setup with the caller's buffers of the same shape only rebases it.
+  const float* in = static_cast<const float*>(ctx.inputData(0));
+  float* out = static_cast<float*>(ctx.outputData(0));
+  std::unique_ptr<float[]> standInInput, standInOutput;
+  if (in == nullptr) {
+    standInInput.reset(new float[ctx.inputShape(0).count()]);
+    in = standInInput.get();
+  }
+  if (out == nullptr) {
+    standInOutput.reset(new float[ctx.outputShape(0).count()]);
+    out = standInOutput.get();
+  }
   XnnPrepareOnly prepareOnly;
   std::string error;
-  if (!K.xnnpack(ctx, geo, *sc, static_cast<const float*>(ctx.inputData(0)),
-                 static_cast<float*>(ctx.outputData(0)), &error)) {
+  if (!K.xnnpack(ctx, geo, *sc, in, out, &error)) {
     logInfo("%s (operation #%u): not warmed at compilation (%s)", toString(ctx.type()),
             ctx.operationIndex(), error.c_str());
     ctx.resetScratch();
