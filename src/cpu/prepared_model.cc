@@ -417,21 +417,31 @@ void CpuPreparedModel::warmFirstExecutionState() {
     }
   }
   const Subgraph& sg = *main_.subgraph;
+  std::vector<uint32_t> ops;
   for (uint32_t opIndex : main_.order) {
     const CpuKernel& kernel = *main_.kernels[opIndex];
     // Only where the plan runs the kernel's own execute: the hook fills that kernel's scratch.
-    if (!main_.opStatic[opIndex] || kernel.warm == nullptr ||
-        main_.execute[opIndex] != kernel.execute)
-      continue;
-    OpContext ctx(sg.operations[opIndex], opIndex, st->slots.data(), env_,
-                  main_.states[opIndex].get(), &st->scratch[opIndex]);
-    const Status s = kernel.warm(ctx);
-    if (!s.ok()) {
-      logInfo("CPU driver: warming operation #%u failed (%s); the execution prepares it",
-              opIndex, s.message().c_str());
-      st->scratch[opIndex].reset();
-    }
+    if (main_.opStatic[opIndex] && kernel.warm != nullptr &&
+        main_.execute[opIndex] == kernel.execute)
+      ops.push_back(opIndex);
   }
+  // Operations are independent here (each fills its own scratch slot and reads only the
+  // read-only plan and slots), so the driver's threads share the packing.
+  auto warmRange = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint32_t opIndex = ops[i];
+      OpContext ctx(sg.operations[opIndex], opIndex, st->slots.data(), env_,
+                    main_.states[opIndex].get(), &st->scratch[opIndex]);
+      const Status s = main_.kernels[opIndex]->warm(ctx);
+      if (!s.ok()) {
+        logInfo("CPU driver: warming operation #%u failed (%s); the execution prepares it",
+                opIndex, s.message().c_str());
+        st->scratch[opIndex].reset();
+      }
+    }
+  };
+  if (env_.threadPool != nullptr) env_.threadPool->parallelFor(ops.size(), 1, warmRange);
+  else warmRange(0, ops.size());
   recycleExecutionState(std::move(base));
 }
 
