@@ -31,10 +31,6 @@ struct AlignedFree {
   void operator()(uint8_t* p) const { free(p); }
 };
 
-// The arena of an execution state.
-uint8_t* allocateArena(size_t size) {
-  return static_cast<uint8_t*>(aligned_alloc(kArenaAlignment, alignUp(size, kArenaAlignment)));
-}
 }  // namespace
 
 // Per-execution storage: operand slots, the arena, buffers for shapes known only at run time,
@@ -457,7 +453,9 @@ std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
   auto st = std::make_unique<CpuExecutionState>();
   st->slots = main_.templateSlots;
   st->arenaSize = main_.arenaSize;
-  if (main_.arenaSize > 0) st->arena.reset(allocateArena(main_.arenaSize));
+  if (main_.arenaSize > 0)
+    st->arena.reset(static_cast<uint8_t*>(
+        aligned_alloc(kArenaAlignment, alignUp(main_.arenaSize, kArenaAlignment))));
   st->dynamic.resize(main_.templateSlots.size());
   st->scratch.resize(model_->main.operations.size());
   st->referencedScratch.resize(referenced_.size());
