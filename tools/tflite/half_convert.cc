@@ -1,7 +1,5 @@
 #include "half_convert.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -102,20 +100,15 @@ const char* HalfToFloatPath() {
 void FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
 
 uint8_t* ConstantArena::Allocate(size_t n) {
-  constexpr size_t kHugePage = size_t{2} << 20;
   constexpr size_t kChunk = size_t{16} << 20;
   constexpr size_t kAlign = 64;
   n = (n + kAlign - 1) / kAlign * kAlign;
   if (n == 0) n = kAlign;
   if (chunks_.empty() || capacity_ - used_ < n) {
-    // Whole huge pages; a constant larger than a chunk gets a chunk of its own.
-    const size_t size = (std::max(n, kChunk) + kHugePage - 1) / kHugePage * kHugePage;
+    // A constant larger than a chunk gets a chunk of its own.
+    const size_t size = std::max(n, kChunk);
     void* p = nullptr;
-    if (posix_memalign(&p, kHugePage, size) != 0 || p == nullptr) return nullptr;
-#ifdef MADV_HUGEPAGE
-    // Advice only: without transparent huge pages this fails harmlessly.
-    madvise(p, size, MADV_HUGEPAGE);
-#endif
+    if (posix_memalign(&p, 4096, size) != 0 || p == nullptr) return nullptr;
     chunks_.emplace_back(static_cast<uint8_t*>(p));
     used_ = 0;
     capacity_ = size;
