@@ -92,6 +92,10 @@ class OpContext : public ShapeContext {
     if (!*scratch_) *scratch_ = std::make_unique<T>();
     return static_cast<T*>(scratch_->get());
   }
+  // Drops this execution's scratch for the operation (a warm hook that could not finish).
+  void resetScratch() const {
+    if (scratch_ != nullptr) scratch_->reset();
+  }
 
  private:
   const ExecutionEnv& env_;
@@ -146,6 +150,13 @@ struct CpuKernel {
   Status (*executeReference)(OpContext&);  // null: the reference device runs `execute`
   Status (*init)(OpContext&);              // null: no per-operation state
   Status (*resolveShapes)(OpContext&);     // null: the catalog's inferShapes
+  // Optional, fast device only: at compilation, creates this operation's per-execution scratch
+  // in the execution state the compilation pools for its first execution (XNNPACK operators
+  // packed and set up, buffers sized) without computing anything, so the first execution runs
+  // at steady-state speed. Called only for operations whose shapes are all known at compilation,
+  // with the arena bound (model inputs and outputs have no data yet). A failure is not an
+  // error: the execution then does the work itself.
+  Status (*warm)(OpContext&) = nullptr;
 };
 
 // The kernel a device runs for `type` (nullptr when the CPU driver has none).
@@ -158,6 +169,11 @@ const CpuKernel* findCpuKernel(OperationType type);
   extern const ::nn::CpuKernel kCpuKernel_##opType;                                     \
   const ::nn::CpuKernel kCpuKernel_##opType{::nn::OperationType::opType, executeFn,     \
                                             referenceFn, initFn, resolveFn}
+// With a warm hook as well (see CpuKernel::warm).
+#define NN_DEFINE_CPU_KERNEL_WARM(opType, executeFn, referenceFn, initFn, resolveFn, warmFn) \
+  extern const ::nn::CpuKernel kCpuKernel_##opType;                                          \
+  const ::nn::CpuKernel kCpuKernel_##opType{::nn::OperationType::opType, executeFn,          \
+                                            referenceFn, initFn, resolveFn, warmFn}
 #define NN_DEFINE_CPU_KERNEL(opType, executeFn) \
   NN_DEFINE_CPU_KERNEL_FULL(opType, executeFn, nullptr, nullptr, nullptr)
 

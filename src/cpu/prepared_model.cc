@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <map>
 
@@ -114,6 +115,7 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
   for (size_t i = 0; i < pm->model_->referenced.size(); ++i)
     NN_RETURN_IF_ERROR(pm->buildPlan(pm->model_->referenced[i], false, &pm->referenced_[i]));
   NN_RETURN_IF_ERROR(pm->buildPlan(pm->model_->main, true, &pm->main_));
+  pm->warmFirstExecutionState();
   *out = std::move(pm);
   return kOk;
 }
@@ -393,6 +395,57 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
     }
   }
   return planArena(plan);
+}
+
+// Issue 10, first-inference latency. The first execution of a compilation used to create every
+// XNNPACK operator (packing its weights: this XNNPACK has no weights cache) and fault in its
+// arena, taking ~3x a steady-state run. Here the compilation builds one execution state, lets
+// each operation with a warm hook create and set up its per-execution scratch on the state's
+// arena (nothing is computed), touches the arena, and pools the state: the first execution
+// takes it. Concurrent executions still create their own states lazily, so the prepared model
+// stays immutable after create(). NNAPI_CPU_WARM=0 turns this off (comparisons, tests).
+void CpuPreparedModel::warmFirstExecutionState() {
+  if (reference_) return;  // the reference device keeps no per-execution operators
+  if (const char* v = getenv("NNAPI_CPU_WARM"); v != nullptr && strcmp(v, "0") == 0) return;
+  std::unique_ptr<ExecutionState> base = createExecutionState();
+  auto* st = static_cast<CpuExecutionState*>(base.get());
+  if (main_.arenaSize > 0) {
+    if (st->arena == nullptr) return;
+    memset(st->arena.get(), 0, main_.arenaSize);
+  }
+  for (size_t i = 0; i < st->slots.size(); ++i) {
+    if (main_.arenaOffset[i] != kNotInArena) {
+      st->slots[i].data = st->arena.get() + main_.arenaOffset[i];
+      st->slots[i].capacity = st->arenaSize - main_.arenaOffset[i];
+    }
+  }
+  const Subgraph& sg = *main_.subgraph;
+  std::vector<uint32_t> ops;
+  for (uint32_t opIndex : main_.order) {
+    const CpuKernel& kernel = *main_.kernels[opIndex];
+    // Only where the plan runs the kernel's own execute: the hook fills that kernel's scratch.
+    if (main_.opStatic[opIndex] && kernel.warm != nullptr &&
+        main_.execute[opIndex] == kernel.execute)
+      ops.push_back(opIndex);
+  }
+  // Operations are independent here (each fills its own scratch slot and reads only the
+  // read-only plan and slots), so the driver's threads share the packing.
+  auto warmRange = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint32_t opIndex = ops[i];
+      OpContext ctx(sg.operations[opIndex], opIndex, st->slots.data(), env_,
+                    main_.states[opIndex].get(), &st->scratch[opIndex]);
+      const Status s = main_.kernels[opIndex]->warm(ctx);
+      if (!s.ok()) {
+        logInfo("CPU driver: warming operation #%u failed (%s); the execution prepares it",
+                opIndex, s.message().c_str());
+        st->scratch[opIndex].reset();
+      }
+    }
+  };
+  if (env_.threadPool != nullptr) env_.threadPool->parallelFor(ops.size(), 1, warmRange);
+  else warmRange(0, ops.size());
+  recycleExecutionState(std::move(base));
 }
 
 std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {

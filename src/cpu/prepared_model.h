@@ -46,6 +46,8 @@ class CpuPreparedModel : public PreparedModel {
  private:
   CpuPreparedModel() = default;
   Status buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan);
+  // Issue 10 (first inference): pools one execution state with the kernels' warm hooks run.
+  void warmFirstExecutionState();
 
   friend class ExecutionRunner;
   // Runs referenced subgraph `subgraph` for IF/WHILE within one execution (`st`, `env`).

@@ -1,5 +1,9 @@
 #include "cpu/xnnpack_util.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -14,11 +18,50 @@ bool xnnpackDisabledByEnv() {
   return disabled;
 }
 
+#if NNAPI_HAVE_XNNPACK
+namespace {
+
+// Issue 10 (compile and first-inference time): creating an XNNPACK operator packs its weights
+// into fresh memory (tens of MB for pose_landmark_heavy), and more than half of that time was
+// the kernel faulting the pages in one 4 KB exception at a time. Large aligned blocks (packed
+// weights) are therefore prefaulted with one madvise(MADV_POPULATE_WRITE) call (Linux 5.14+;
+// older kernels refuse it and the pages fault as before). Transparent huge pages were measured
+// too: on this VM, fresh 2 MB pages often cost far more than they save. The blocks are plain
+// posix_memalign ones, freed with free(), so the allocator stays compatible with any other
+// user of the same XNNPACK (which keeps the allocator of its first initialization).
+void* alignedAllocate(void*, size_t alignment, size_t size) {
+  constexpr size_t kPrefaultMin = size_t{64} << 10;
+  constexpr uintptr_t kPage = 4096;
+  void* p = nullptr;
+  if (posix_memalign(&p, std::max<size_t>(alignment, sizeof(void*)), size > 0 ? size : 1) != 0)
+    return nullptr;
+#ifdef MADV_POPULATE_WRITE
+  if (size >= kPrefaultMin) {
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + size) & ~(kPage - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+  }
+#endif
+  return p;
+}
+
+const xnn_allocator kXnnAllocator = {
+    nullptr,
+    [](void*, size_t size) { return malloc(size); },
+    [](void*, void* p, size_t size) { return realloc(p, size); },
+    [](void*, void* p) { free(p); },
+    alignedAllocate,
+    [](void*, void* p) { free(p); },
+};
+
+}  // namespace
+#endif
+
 bool xnnpackAvailable() {
 #if NNAPI_HAVE_XNNPACK
   // Initialized once and never deinitialized: operators of any live prepared model may
   // still reference XNNPACK's global state until process exit.
-  static const bool ok = xnn_initialize(nullptr) == xnn_status_success;
+  static const bool ok = xnn_initialize(&kXnnAllocator) == xnn_status_success;
   return ok && !xnnpackDisabledByEnv();
 #else
   return false;
@@ -63,13 +106,32 @@ void deleteOperator(void* op) {
   if (op) xnn_delete_operator(asOp(op));
 }
 
+std::atomic<uint64_t> operatorsCreated{0};
+
 // Takes ownership of a newly created operator, releasing the previous one.
 void replaceOperator(void** slot, xnn_operator_t op) {
   deleteOperator(*slot);
   *slot = op;
+  operatorsCreated.fetch_add(1, std::memory_order_relaxed);
 }
 }  // namespace
 #endif
+
+namespace {
+thread_local bool prepareOnly = false;
+}  // namespace
+
+XnnPrepareOnly::XnnPrepareOnly() : previous_(prepareOnly) { prepareOnly = true; }
+XnnPrepareOnly::~XnnPrepareOnly() { prepareOnly = previous_; }
+bool XnnPrepareOnly::active() { return prepareOnly; }
+
+uint64_t xnnOperatorsCreated() {
+#if NNAPI_HAVE_XNNPACK
+  return operatorsCreated.load(std::memory_order_relaxed);
+#else
+  return 0;
+#endif
+}
 
 XnnConvolution::~XnnConvolution() {
 #if NNAPI_HAVE_XNNPACK
@@ -109,6 +171,8 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
                       c.groups * c.groupInputChannels * c.groupOutputChannels /
                       (static_cast<double>(c.strideH) * c.strideW);
   pthreadpool_t tp = xnnThreadPool(pool, macs);
+  // Preparing only: a model input or output has no buffer before the execution.
+  if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_convolution2d_nhwc_f32(asOp(op_), batches, height, width,
@@ -124,6 +188,7 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
     lastOutput_ = output;
     lastPool_ = tp;
   }
+  if (XnnPrepareOnly::active()) return true;
   return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   *error = "built without XNNPACK";
@@ -171,6 +236,8 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
   const double macs = static_cast<double>(batches) * height * width * c.kernelH * c.kernelW *
                       c.groups * c.groupInputChannels * c.groupOutputChannels;
   pthreadpool_t tp = xnnThreadPool(pool, macs);
+  // Preparing only: a model input or output has no buffer before the execution.
+  if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       adjustmentH != lastAdjH_ || adjustmentW != lastAdjW_ || input != lastInput_ ||
       output != lastOutput_ || tp != lastPool_) {
@@ -189,6 +256,7 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
     lastOutput_ = output;
     lastPool_ = tp;
   }
+  if (XnnPrepareOnly::active()) return true;
   return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   (void)batches;
@@ -237,6 +305,8 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
 #if NNAPI_HAVE_XNNPACK
   pthreadpool_t tp = xnnThreadPool(
       pool, static_cast<double>(batches) * inputChannels_ * outputChannels_);
+  // Preparing only: a model input or output has no buffer before the execution.
+  if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
   if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_fully_connected_nc_f32(asOp(op_), batches, input, output, tp);
     if (!xnnOk(s, "xnn_setup_fully_connected_nc_f32", error)) {
@@ -248,6 +318,7 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
     lastOutput_ = output;
     lastPool_ = tp;
   }
+  if (XnnPrepareOnly::active()) return true;
   return xnnOk(xnn_run_operator(asOp(op_), tp), "xnn_run_operator", error);
 #else
   *error = "built without XNNPACK";

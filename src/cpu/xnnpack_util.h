@@ -50,6 +50,28 @@ inline pthreadpool_t xnnThreadPool(ThreadPool* pool, double macs) {
 const char* xnnStatusName(xnn_status status);
 #endif
 
+// ---- warming an execution state at compilation (issue 10: first-inference latency) ------
+// While an XnnPrepareOnly scope is alive on a thread, the run() methods below only set their
+// operator up (indirection buffers, when both data pointers are known) and return true without
+// computing: the CPU driver's compilation uses it to create and set up the operators of the
+// execution state it pools for the first execution. Thread-local, so executions on other
+// threads are unaffected.
+class XnnPrepareOnly {
+ public:
+  XnnPrepareOnly();
+  ~XnnPrepareOnly();
+  XnnPrepareOnly(const XnnPrepareOnly&) = delete;
+  XnnPrepareOnly& operator=(const XnnPrepareOnly&) = delete;
+  static bool active();
+
+ private:
+  bool previous_;
+};
+
+// XNNPACK operators created (weights packed) by this process so far, for tests checking that
+// the first execution of a compilation uses the operators its compilation created.
+uint64_t xnnOperatorsCreated();
+
 // A float32 NHWC convolution (regular or depthwise) with weights packed once at creation.
 struct XnnConvConfig {
   uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;

@@ -68,7 +68,7 @@ bool BuildNnapiModel(NnGraph&& graph, int fd, size_t file_size, ImportedModel* o
           return false;
         break;
       case NnOperand::Lifetime::kConstOwned: {
-        const std::vector<uint8_t>& d = *g.owned[static_cast<size_t>(o.owned)];
+        const OwnedBytes& d = *g.owned[static_cast<size_t>(o.owned)];
         if (!check(ANeuralNetworksModel_setOperandValue(model, static_cast<int32_t>(i), d.data(), d.size()),
                    "setOperandValue " + what))
           return false;

@@ -19,31 +19,7 @@ namespace detail {
 
 namespace {
 
-float HalfToFloat(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1f;
-  uint32_t mant = h & 0x3ffu;
-  uint32_t bits;
-  if (exp == 0) {
-    if (mant == 0) {
-      bits = sign;
-    } else {  // subnormal: renormalise
-      int e = -1;
-      do {
-        ++e;
-        mant <<= 1;
-      } while ((mant & 0x400u) == 0);
-      bits = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((mant & 0x3ffu) << 13);
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7f800000u | (mant << 13);
-  } else {
-    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
+float HalfToFloat(uint16_t h) { return HalfBitsToFloat(h); }
 
 uint16_t FloatToHalf(float f) {
   uint32_t x;
@@ -265,7 +241,7 @@ bool Planner::OperandTypeFor(const Tensor& t, NnOperand* o) {
 
 int32_t Planner::Own(std::vector<uint8_t> bytes) {
   g_->owned_const_bytes += bytes.size();
-  g_->owned.push_back(std::make_unique<std::vector<uint8_t>>(std::move(bytes)));
+  g_->owned.push_back(std::make_unique<OwnedBytes>(std::move(bytes)));
   return static_cast<int32_t>(g_->owned.size() - 1);
 }
 
@@ -428,17 +404,23 @@ bool Planner::TryFoldDequantize(const Operator& op, std::string* why) {
   for (int32_t d : ti.shape) n *= static_cast<size_t>(d);
   // The stored bytes must cover the shape before anything is allocated from it.
   if (bsize != n * TensorTypeSize(ti.type)) return false;
-  std::vector<float> vals(n);
+  // Written straight into the constant's own storage: one pass, no zero-fill, no copy.
+  if (ti.type != TensorType::kFloat16 && ti.type != TensorType::kInt8 && ti.type != TensorType::kUInt8) {
+    *why = "unsupported DEQUANTIZE input type";
+    return false;
+  }
+  if (ti.type != TensorType::kFloat16 && (bsize != n || ti.quantization.scale.empty())) return false;
+  uint8_t* block = g_->const_arena.Allocate(n * 4);
+  if (block == nullptr) {
+    *why = "out of memory for the dequantized constant";
+    return false;
+  }
+  auto owned = std::make_unique<OwnedBytes>(block, n * 4);
+  float* vals = reinterpret_cast<float*>(block);
   if (ti.type == TensorType::kFloat16) {
-    if (bsize != n * 2) return false;
-    for (size_t i = 0; i < n; ++i) {
-      uint16_t h;
-      std::memcpy(&h, p + 2 * i, 2);
-      vals[i] = HalfToFloat(h);
-    }
+    HalfToFloatArray(p, vals, n);
   } else if (ti.type == TensorType::kInt8 || ti.type == TensorType::kUInt8) {
     const Quantization& q = ti.quantization;
-    if (bsize != n || q.scale.empty()) return false;
     // Per-channel: element i belongs to channel (i / inner) % channels along quantized_dimension.
     size_t channels = q.scale.size(), inner = 1;
     if (channels > 1) {
@@ -456,9 +438,9 @@ bool Planner::TryFoldDequantize(const Operator& op, std::string* why) {
     *why = "unsupported DEQUANTIZE input type";
     return false;
   }
-  std::vector<uint8_t> bytes(n * 4);
-  if (n) std::memcpy(bytes.data(), vals.data(), bytes.size());
-  folded_[static_cast<size_t>(out)] = Own(std::move(bytes));
+  g_->owned_const_bytes += owned->size();
+  g_->owned.push_back(std::move(owned));
+  folded_[static_cast<size_t>(out)] = static_cast<int32_t>(g_->owned.size() - 1);
   *why = "constant " + std::string(TensorTypeName(ti.type)) + " tensor dequantized to float32 at import";
   return true;
 }

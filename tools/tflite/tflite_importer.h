@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "half_convert.h"
 #include "tflite_model.h"
 
 struct ANeuralNetworksModel;
@@ -42,13 +43,34 @@ struct NnOperation {
   int32_t tflite_op = -1;  // index of the TFLite operator it came from
 };
 
+// Bytes of a constant the importer made: a moved-in vector (scalars, shapes, small tables), or
+// a block of the graph's ConstantArena (folded weights).
+class OwnedBytes {
+ public:
+  explicit OwnedBytes(std::vector<uint8_t> v) : vec_(std::move(v)), data_(vec_.data()), size_(vec_.size()) {}
+  // A block the arena owns (it outlives this object: both belong to the same NnGraph).
+  OwnedBytes(uint8_t* block, size_t n) : data_(block), size_(n) {}
+  OwnedBytes(const OwnedBytes&) = delete;
+  OwnedBytes& operator=(const OwnedBytes&) = delete;
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  std::vector<uint8_t> vec_;
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 struct NnGraph {
   std::vector<NnOperand> operands;
   std::vector<NnOperation> operations;
   std::vector<uint32_t> inputs;   // operand indices, in model input order
   std::vector<uint32_t> outputs;  // operand indices, in model output order
   // Storage for constants the importer creates; each vector's data stays put once created.
-  std::vector<std::unique_ptr<std::vector<uint8_t>>> owned;
+  std::vector<std::unique_ptr<OwnedBytes>> owned;
+  // Where the large folded constants live (owned[] entries point into it).
+  ConstantArena const_arena;
   // Bytes of constants referenced from the file / owned by the graph.
   uint64_t file_const_bytes = 0;
   uint64_t owned_const_bytes = 0;

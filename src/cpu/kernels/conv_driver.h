@@ -236,6 +236,48 @@ Status execute(OpContext& ctx) {
   return runFast(ctx, K);
 }
 
+// The warm hook (CpuKernel::warm): creates this execution's XNNPACK operator (packing the
+// weights) and sets it up on the arena buffers, without computing. Only the float32 NHWC form
+// init chose XNNPACK for; everything else stays lazy. A failure leaves no scratch behind, so the
+// execution takes its usual path (and its usual fallback).
+template <const auto& K>
+Status warm(OpContext& ctx) {
+  using Kernels = std::remove_cv_t<std::remove_reference_t<decltype(K)>>;
+  using State = typename Kernels::State;
+  const State* st = static_cast<const State*>(ctx.state());
+  if (st == nullptr || !st->useXnnpack || K.xnnpack == nullptr ||
+      ctx.inputType(0) != OperandType::TENSOR_FLOAT32)
+    return kOk;
+  typename Kernels::Geo geo;
+  if (K.resolve(ctx, &geo) != kOk || ctx.outputShape(0).count() == 0) return kOk;
+  const DataLayout d = dataLayout(geo);
+  if (d.spatial != nullptr && d.spatial->p.nchw) return kOk;  // runs on per-run NHWC copies
+  auto* sc = ctx.scratchAs<typename Kernels::Scratch>();
+  if (sc == nullptr) return kOk;
+  // A model input or output has no buffer yet: set up on stand-ins of the same size (never
+  // touched; setup only records addresses). XNNPACK builds its indirection buffer here, and a
+  // later setup with the caller's buffers of the same shape only rebases it.
+  const float* in = static_cast<const float*>(ctx.inputData(0));
+  float* out = static_cast<float*>(ctx.outputData(0));
+  std::unique_ptr<float[]> standInInput, standInOutput;
+  if (in == nullptr) {
+    standInInput.reset(new float[ctx.inputShape(0).count()]);
+    in = standInInput.get();
+  }
+  if (out == nullptr) {
+    standInOutput.reset(new float[ctx.outputShape(0).count()]);
+    out = standInOutput.get();
+  }
+  XnnPrepareOnly prepareOnly;
+  std::string error;
+  if (!K.xnnpack(ctx, geo, *sc, in, out, &error)) {
+    logInfo("%s (operation #%u): not warmed at compilation (%s)", toString(ctx.type()),
+            ctx.operationIndex(), error.c_str());
+    ctx.resetScratch();
+  }
+  return kOk;
+}
+
 template <const auto& K>
 Status executeReference(OpContext& ctx) {
   return runReference(ctx, K.resolve, *K.reference);
@@ -246,8 +288,8 @@ Status executeReference(OpContext& ctx) {
 
 // Registers convolution-family operation `opType` (in namespace nn) with its OpKernels
 // `kernels`: init<kernels> to prepare, and the separate entry points of the fast device
-// (execute<kernels>) and of the reference device (executeReference<kernels>).
+// (execute<kernels>) and of the reference device (executeReference<kernels>), and warm<kernels>.
 #define NN_DEFINE_CONV_KERNEL(opType, kernels)                                                \
-  NN_DEFINE_CPU_KERNEL_FULL(opType, ::nn::conv::execute<kernels>,                             \
+  NN_DEFINE_CPU_KERNEL_WARM(opType, ::nn::conv::execute<kernels>,                             \
                             ::nn::conv::executeReference<kernels>, ::nn::conv::init<kernels>, \
-                            nullptr)
+                            nullptr, ::nn::conv::warm<kernels>)

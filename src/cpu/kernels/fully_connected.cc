@@ -114,7 +114,8 @@ constexpr Kernels kFullyConnected = {resolveFullyConnected, &kFullyConnectedRefe
 
 }  // namespace
 
-NN_DEFINE_CPU_KERNEL_FULL(FULLY_CONNECTED, conv::execute<kFullyConnected>,
-                          conv::executeReference<kFullyConnected>, init, nullptr);
+NN_DEFINE_CPU_KERNEL_WARM(FULLY_CONNECTED, conv::execute<kFullyConnected>,
+                          conv::executeReference<kFullyConnected>, init, nullptr,
+                          conv::warm<kFullyConnected>);
 
 }  // namespace nn
