@@ -86,20 +86,39 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && memcmp(a.data(), b.data(), a.size() * 4) == 0;
 }
 
-// The operators one execution of this model creates: 3 convolutions + 1 fully connected.
-constexpr uint64_t kOperatorsPerState = 4;
+// The XNNPACK operators one lazily built execution state of `m` creates (compiled with
+// NNAPI_CPU_WARM=0, first execution). Measured rather than counted by hand: which operations
+// XNNPACK runs depends on the driver's per-shape choice of its own kernels (e.g. the direct
+// depthwise kernel takes this model's DEPTHWISE_CONV_2D). The 3x3 CONV_2D 8->16 is XNNPACK's,
+// so at least one.
+uint64_t operatorsPerLazyState(const ModelBuilder& m, const std::vector<float>& input) {
+  setenv("NNAPI_CPU_WARM", "0", 1);
+  ANeuralNetworksCompilation* lazy = compileOnFastCpu(m);
+  unsetenv("NNAPI_CPU_WARM");
+  if (lazy == nullptr) return 0;
+  const uint64_t before = nn::xnnOperatorsCreated();
+  {
+    OneRun r(lazy, input);
+    r.compute();
+  }
+  const uint64_t n = nn::xnnOperatorsCreated() - before;
+  ANeuralNetworksCompilation_free(lazy);
+  return n;
+}
 
 TEST(CpuWarmState, FirstExecutionUsesOperatorsCreatedAtCompilation) {
   ModelBuilder m;
   buildModel(m);
   const std::vector<float> input = randomValues(16 * 16 * 8, 9);
   const bool xnn = nn::xnnpackAvailable();
+  const uint64_t perState = operatorsPerLazyState(m, input);
+  if (xnn) EXPECT_GE(perState, 1u);
 
   const uint64_t beforeCompile = nn::xnnOperatorsCreated();
   ANeuralNetworksCompilation* c = compileOnFastCpu(m);
   ASSERT_NE(c, nullptr);
   const uint64_t afterCompile = nn::xnnOperatorsCreated();
-  if (xnn) EXPECT_EQ(afterCompile - beforeCompile, kOperatorsPerState);
+  if (xnn) EXPECT_EQ(afterCompile - beforeCompile, perState);
 
   std::vector<float> first, second;
   {
@@ -125,7 +144,7 @@ TEST(CpuWarmState, FirstExecutionUsesOperatorsCreatedAtCompilation) {
     EXPECT_TRUE(sameBits(a.out, first));
     EXPECT_TRUE(sameBits(b.out, first));
   }
-  if (xnn) EXPECT_EQ(nn::xnnOperatorsCreated() - afterCompile, kOperatorsPerState);
+  if (xnn) EXPECT_EQ(nn::xnnOperatorsCreated() - afterCompile, perState);
   ANeuralNetworksCompilation_free(c);
 }
 
@@ -148,7 +167,7 @@ TEST(CpuWarmState, UnwarmedCompilationGivesTheSameBits) {
 
   OneRun l(lazy, input);
   l.compute();
-  if (xnn) EXPECT_EQ(nn::xnnOperatorsCreated() - before, kOperatorsPerState);
+  if (xnn) EXPECT_GE(nn::xnnOperatorsCreated() - before, 1u);
   OneRun w(warmed, input);
   w.compute();
   EXPECT_TRUE(sameBits(l.out, w.out));
