@@ -42,10 +42,10 @@ void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWei
     run(args, 0, m, 0, tiles);
     return;
   }
-  // Threads take whole weight tiles when they divide evenly or are many (each thread then
-  // reads only its share of the weights), else row ranges in multiples of 8 rows.
+  // Threads take whole weight tiles when these are full and divide evenly, or are many (each
+  // thread then reads only its share of the weights), else row ranges in multiples of 8 rows.
   const size_t slots = static_cast<size_t>(threads);
-  if (tiles % slots == 0 || tiles >= 4 * slots) {
+  if ((w.n % kConvTileN == 0 && tiles % slots == 0) || tiles >= 4 * slots) {
     runSlots(pool, tiles, std::min<size_t>(slots, tiles), [&](size_t b, size_t e, size_t) {
       run(args, 0, m, static_cast<uint32_t>(b), static_cast<uint32_t>(e));
     });
