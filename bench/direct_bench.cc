@@ -4,7 +4,7 @@
 // ways, the ratio, and the largest difference between the two outputs. conv_direct.cc takes a
 // shape only where the direct kernel measured faster; the last column says what it chooses.
 //
-//   nnapi_bench_direct [--runs N] [--filter SUBSTRING]
+//   nnapi_bench_direct [--runs N] [--filter SUBSTRING] [--threads N (gemm layers)]
 // Reaches below the C API (links the library's objects) to time both kernels on one input.
 #include <algorithm>
 #include <chrono>
@@ -206,13 +206,17 @@ double minSeconds(int runs, const Fn& fn) {
 
 int main(int argc, char** argv) {
   int runs = 50;
+  int threads = 1;  // s4-gemm: the gemm layers (both sides) on a pool of this many threads
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
   }
   printf("%-30s %9s %9s %9s %9s %6s %9s %s\n", "layer", "xnn ms", "xnn GF/s", "direct ms",
          "dir GF/s", "ratio", "max|diff|", "chosen");
+  nn::ThreadPool gemmPool(threads > 1 ? threads : 1);
+  nn::ThreadPool* pool = threads > 1 ? &gemmPool : nullptr;
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   for (const Layer& l : layers()) {
@@ -236,7 +240,8 @@ int main(int argc, char** argv) {
                     : nn::conv::xnnConvConfig(g, 1, g.inC, g.outC, false);
     double xs = 0;
     if (xnn.create(cfg, w.data(), bias.data(), &error)) {
-      xs = minSeconds(runs, [&] { xnn.run(1, g.inH, g.inW, in.data(), outX.data(), nullptr, &error); });
+      nn::ThreadPool* xp = !strncmp(l.name, "gemm ", 5) ? pool : nullptr;
+      xs = minSeconds(runs, [&] { xnn.run(1, g.inH, g.inW, in.data(), outX.data(), xp, &error); });
     } else {
       printf("%-30s XNNPACK: %s\n", l.name, error.c_str());
     }
@@ -251,7 +256,7 @@ int main(int argc, char** argv) {
       if (have)
         ds = minSeconds(runs, [&] {
           nn::conv::panelGemmFloat(g.outH * g.outW, in.data(), g.inC, packed, bias.data(),
-                                   g.p.activation, outD.data(), nullptr);
+                                   g.p.activation, outD.data(), pool);
         });
     } else if (l.depthwise) {
       chosen = nn::conv::directDepthwisePreferred(g);
