@@ -23,7 +23,7 @@ namespace isa_avx512 {
 namespace {
 
 constexpr uint32_t kTile = kConvTileN;  // 32 output columns per packed tile
-constexpr int kMR = 8;                  // rows per register block (16 accumulators)
+constexpr uint32_t kMR = 8;                 // rows per register block (16 accumulators)
 // Floats of A per row block: 48K floats = 192 KB, with one weight tile (k x 32 floats) well
 // inside the L2 of the processors this targets.
 constexpr size_t kBlockFloats = 48 * 1024;
@@ -65,29 +65,35 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
   }
 }
 
-// Rows [r0, r1) of one tile: MR-row blocks, then halves of MR for the rest. A tile with at most
-// 16 columns left (the last one) takes one vector per row and twice the rows per block.
+// block<mr, NV> for a run-time mr in [1, M].
+template <int NV, int M>
+inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, uint32_t k,
+                      __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1,
+                      float* c, size_t ldc) {
+  if constexpr (M > 1) {
+    if (mr < static_cast<uint32_t>(M))
+      return blockUpTo<NV, M - 1>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc);
+  }
+  block<M, NV>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc);
+}
+
+// Rows [r0, r1) of one tile in as few register blocks as MR allows, their sizes evened out
+// (49 rows: 7 x 7, not 6 x 8 + 1: a one-row block reads the whole tile for 2 FMAs per k).
+// A tile with at most 16 columns left (the last one) takes one vector per row and twice the
+// rows per block.
 template <int NV>
 inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const float* w,
                      uint32_t c0, __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0,
                      __mmask16 m1) {
-  constexpr int MR = NV == 2 ? kMR : 2 * kMR;
+  constexpr uint32_t MR = NV == 2 ? kMR : 2 * kMR;
   const uint32_t k = g.k, n = g.n;
-  uint32_t r = r0;
-  const auto at = [&](uint32_t row) { return g.a + row * g.lda; };
-  const auto out = [&](uint32_t row) { return g.c + static_cast<size_t>(row) * n + c0; };
-  for (; r + MR <= r1; r += MR)
-    block<MR, NV>(at(r), g.lda, w, k, b0, b1, lo, hi, m0, m1, out(r), n);
-  if (r + MR / 2 <= r1) {
-    block<MR / 2, NV>(at(r), g.lda, w, k, b0, b1, lo, hi, m0, m1, out(r), n);
-    r += MR / 2;
+  for (uint32_t r = r0; r < r1;) {
+    const uint32_t left = r1 - r, blocks = (left + MR - 1) / MR;
+    const uint32_t mr = (left + blocks - 1) / blocks;
+    blockUpTo<NV, MR>(mr, g.a + r * g.lda, g.lda, w, k, b0, b1, lo, hi, m0, m1,
+                      g.c + static_cast<size_t>(r) * n + c0, n);
+    r += mr;
   }
-  if (r + MR / 4 <= r1) {
-    block<MR / 4, NV>(at(r), g.lda, w, k, b0, b1, lo, hi, m0, m1, out(r), n);
-    r += MR / 4;
-  }
-  for (; r + 2 <= r1; r += 2) block<2, NV>(at(r), g.lda, w, k, b0, b1, lo, hi, m0, m1, out(r), n);
-  if (r < r1) block<1, NV>(at(r), g.lda, w, k, b0, b1, lo, hi, m0, m1, out(r), n);
 }
 
 }  // namespace
