@@ -4,7 +4,7 @@
 // ways, the ratio, and the largest difference between the two outputs. conv_direct.cc takes a
 // shape only where the direct kernel measured faster; the last column says what it chooses.
 //
-//   nnapi_bench_direct [--runs N] [--filter SUBSTRING]
+//   nnapi_bench_direct [--runs N] [--filter SUBSTRING] [--threads N (gemm layers)]
 // Reaches below the C API (links the library's objects) to time both kernels on one input.
 #include <algorithm>
 #include <chrono>
@@ -106,6 +106,68 @@ std::vector<Layer> layers() {
       same("conv1x1 128x128x16->8", false, 128, 16, 8, 1, 1),
       same("conv1x1 128x128x8->32", false, 128, 8, 32, 1, 1),
       same("conv1x1 128x128x24->16", false, 128, 24, 16, 1, 1),
+      // s4-gemm: the 1x1 layers of pose_landmark_heavy/full, hand_landmark_full/lite and
+      // face_detection_full_range, timed with the panel GEMM (gemm_float.cc)
+      same("gemm 8x8x272->1632", false, 8, 272, 1632, 1, 1),
+      same("gemm 8x8x1632->272", false, 8, 1632, 272, 1, 1),
+      same("gemm 8x8x288->288", false, 8, 288, 288, 1, 1),
+      same("gemm 8x8x1632->288", false, 8, 1632, 288, 1, 1),
+      same("gemm 8x8x144->864", false, 8, 144, 864, 1, 1),
+      same("gemm 8x8x864->144", false, 8, 864, 144, 1, 1),
+      same("gemm 4x4x288->288", false, 4, 288, 288, 1, 1),
+      same("gemm 2x2x288->288", false, 2, 288, 288, 1, 1),
+      same("gemm 16x16x192->192", false, 16, 192, 192, 1, 1),
+      same("gemm 16x16x160->960", false, 16, 160, 960, 1, 1),
+      same("gemm 16x16x960->160", false, 16, 960, 160, 1, 1),
+      same("gemm 16x16x112->672", false, 16, 112, 672, 1, 1),
+      same("gemm 16x16x672->112", false, 16, 672, 112, 1, 1),
+      same("gemm 16x16x88->528", false, 16, 88, 528, 1, 1),
+      same("gemm 16x16x528->88", false, 16, 528, 88, 1, 1),
+      same("gemm 16x16x64->384", false, 16, 64, 384, 1, 1),
+      same("gemm 16x16x160->48", false, 16, 160, 48, 1, 1),
+      same("gemm 32x32x96->96", false, 32, 96, 96, 1, 1),
+      same("gemm 32x32x56->336", false, 32, 56, 336, 1, 1),
+      same("gemm 32x32x336->56", false, 32, 336, 56, 1, 1),
+      same("gemm 32x32x32->192", false, 32, 32, 192, 1, 1),
+      same("gemm 64x64x32->192", false, 64, 32, 192, 1, 1),
+      same("gemm 64x64x192->32", false, 64, 192, 32, 1, 1),
+      same("gemm 64x64x24->144", false, 64, 24, 144, 1, 1),
+      same("gemm 64x64x48->39", false, 64, 48, 39, 1, 1),
+      same("gemm 64x64x48->8", false, 64, 48, 8, 1, 1),
+      same("gemm 128x128x24->96", false, 128, 24, 96, 1, 1),
+      same("gemm 128x128x24->24", false, 128, 24, 24, 1, 1),
+      same("gemm 128x128x16->64", false, 128, 16, 64, 1, 1),
+      same("gemm 128x128x8->8", false, 128, 8, 8, 1, 1),
+      same("gemm 256x256x8->8", false, 256, 8, 8, 1, 1),
+      same("gemm 7x7x192->1152", false, 7, 192, 1152, 1, 1),
+      same("gemm 7x7x1152->192", false, 7, 1152, 192, 1, 1),
+      same("gemm 7x7x112->672", false, 7, 112, 672, 1, 1),
+      same("gemm 7x7x672->112", false, 7, 672, 112, 1, 1),
+      same("gemm 14x14x80->480", false, 14, 80, 480, 1, 1),
+      same("gemm 14x14x112->672", false, 14, 112, 672, 1, 1),
+      same("gemm 14x14x672->112", false, 14, 672, 112, 1, 1),
+      same("gemm 14x14x480->80", false, 14, 480, 80, 1, 1),
+      same("gemm 14x14x64->384", false, 14, 64, 384, 1, 1),
+      same("gemm 14x14x48->288", false, 14, 48, 288, 1, 1),
+      same("gemm 28x28x40->240", false, 28, 40, 240, 1, 1),
+      same("gemm 28x28x240->40", false, 28, 240, 40, 1, 1),
+      same("gemm 28x28x24->144", false, 28, 24, 144, 1, 1),
+      same("gemm 56x56x24->144", false, 56, 24, 144, 1, 1),
+      same("gemm 56x56x144->24", false, 56, 144, 24, 1, 1),
+      same("gemm 56x56x16->96", false, 56, 16, 96, 1, 1),
+      same("gemm 56x56x96->16", false, 56, 96, 16, 1, 1),
+      same("gemm 112x112x16->64", false, 112, 16, 64, 1, 1),
+      same("gemm 112x112x24->16", false, 112, 24, 16, 1, 1),
+      same("gemm 6x6x96->384", false, 6, 96, 384, 1, 1),
+      same("gemm 6x6x384->96", false, 6, 384, 96, 1, 1),
+      same("gemm 12x12x96->48", false, 12, 96, 48, 1, 1),
+      same("gemm 12x12x64->256", false, 12, 64, 256, 1, 1),
+      same("gemm 24x24x32->128", false, 24, 32, 128, 1, 1),
+      same("gemm 24x24x64->32", false, 24, 64, 32, 1, 1),
+      same("gemm 48x48x48->16", false, 48, 48, 16, 1, 1),
+      same("gemm 48x48x12->48", false, 48, 12, 48, 1, 1),
+      same("gemm 96x96x8->32", false, 96, 8, 32, 1, 1),
+      same("gemm 96x96x32->8", false, 96, 32, 8, 1, 1),
   };
 }
 
@@ -144,13 +206,17 @@ double minSeconds(int runs, const Fn& fn) {
 
 int main(int argc, char** argv) {
   int runs = 50;
+  int threads = 1;  // s4-gemm: the gemm layers (both sides) on a pool of this many threads
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
   }
   printf("%-30s %9s %9s %9s %9s %6s %9s %s\n", "layer", "xnn ms", "xnn GF/s", "direct ms",
          "dir GF/s", "ratio", "max|diff|", "chosen");
+  nn::ThreadPool gemmPool(threads > 1 ? threads : 1);
+  nn::ThreadPool* pool = threads > 1 ? &gemmPool : nullptr;
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   for (const Layer& l : layers()) {
@@ -174,14 +240,25 @@ int main(int argc, char** argv) {
                     : nn::conv::xnnConvConfig(g, 1, g.inC, g.outC, false);
     double xs = 0;
     if (xnn.create(cfg, w.data(), bias.data(), &error)) {
-      xs = minSeconds(runs, [&] { xnn.run(1, g.inH, g.inW, in.data(), outX.data(), nullptr, &error); });
+      nn::ThreadPool* xp = !strncmp(l.name, "gemm ", 5) ? pool : nullptr;
+      xs = minSeconds(runs, [&] { xnn.run(1, g.inH, g.inW, in.data(), outX.data(), xp, &error); });
     } else {
       printf("%-30s XNNPACK: %s\n", l.name, error.c_str());
     }
     nn::conv::KernelScratch ks;
     bool have = true, chosen = false;
     double ds = 0;
-    if (l.depthwise) {
+    nn::conv::PackedFloatWeights packed;  // s4-gemm
+    if (!strncmp(l.name, "gemm ", 5)) {
+      have = nn::conv::panelGemmAvailable();
+      chosen = nn::conv::panelGemmPreferred(g);
+      nn::conv::packFloatWeights(w.data(), g.outC, g.inC, &packed);
+      if (have)
+        ds = minSeconds(runs, [&] {
+          nn::conv::panelGemmFloat(g.outH * g.outW, in.data(), g.inC, packed, bias.data(),
+                                   g.p.activation, outD.data(), pool);
+        });
+    } else if (l.depthwise) {
       chosen = nn::conv::directDepthwisePreferred(g);
       ds = minSeconds(runs, [&] {
         nn::conv::fastDepthwiseFloat(g, in.data(), w.data(), bias.data(), outD.data(), nullptr, ks);
@@ -199,7 +276,7 @@ int main(int argc, char** argv) {
       diff = std::max(diff, static_cast<double>(std::fabs(outX[i] - outD[i])));
     printf("%-30s %9.4f %9.1f %9.4f %9.1f %6.2f %9.2g %s\n", l.name, xs * 1e3,
            xs > 0 ? 2 * macs / xs * 1e-9 : 0.0, ds * 1e3, ds > 0 ? 2 * macs / ds * 1e-9 : 0.0,
-           xs > 0 && ds > 0 ? ds / xs : 0.0, diff, !have ? "-" : chosen ? "direct" : "xnnpack");
+           xs > 0 && ds > 0 ? ds / xs : 0.0, diff, !have ? "-" : chosen ? "own" : "xnnpack");
   }
   return 0;
 }

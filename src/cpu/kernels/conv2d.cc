@@ -39,7 +39,8 @@ XnnConvConfig xnnConfig(const Geometry& g) {
 
 // Not where the narrow direct kernel measured faster (conv_direct.cc): portableFloat takes it.
 bool xnnpackSupported(const Geometry& g) {
-  return !narrowConvPreferred(g) && xnnConvolutionSupported(xnnConfig(g));
+  return !narrowConvPreferred(g) && !panelGemmPreferred(g) &&  // s4-gemm: the panel GEMM
+         xnnConvolutionSupported(xnnConfig(g));
 }
 
 void packFloatFilter(OpContext& ctx, const Geometry& g, PackedFloatWeights* out) {

@@ -140,7 +140,8 @@ ConvIsaKernels selectKernels() {
                    isa_baseline::convRequantizeU8,       isa_baseline::convRequantizeS8,
                    /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
                    isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows,
-                   /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr};
+                   /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr,
+                   /*gemmFloatPanels=*/nullptr};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;
@@ -157,6 +158,7 @@ ConvIsaKernels selectKernels() {
     k.transposeFloatRows = isa_avx512::convTransposeFloatRows;
     k.depthwiseFloatRowsDirect = isa_avx512::convDepthwiseFloatRowsDirect;
     k.narrowConvFloatRows = isa_avx512::convNarrowFloatRows;
+    k.gemmFloatPanels = isa_avx512::gemmFloatPanels;  // s4-gemm
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;
   }
   return k;

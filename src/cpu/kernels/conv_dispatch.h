@@ -28,6 +28,8 @@ struct ConvIsaKernels {
   // depthwise with depth multiplier 1, and CONV_2D with few output channels at dilation 1.
   ConvFloatRowsFn<ConvDepthwiseFloatArgs>* depthwiseFloatRowsDirect;
   ConvFloatRowsFn<ConvDirectFloatArgs>* narrowConvFloatRows;
+  // s4-gemm: the weight-stationary float32 GEMM (gemm_float.cc); null below AVX-512.
+  GemmFloatPanelsFn* gemmFloatPanels;
 };
 
 const ConvIsaKernels& convIsaKernels();

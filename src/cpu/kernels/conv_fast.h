@@ -83,5 +83,17 @@ bool narrowConvAvailable(const Geometry& g);
 ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutput);
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
                          const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
+
+// ---- s4-gemm: weight-stationary float32 GEMM (gemm_float.cc) -------------------------------
+// Whether this processor (and NNAPI_CPU_ISA) has the AVX-512 panel GEMM.
+bool panelGemmAvailable();
+// A 1x1 CONV_2D whose GEMM rows are the input pixels in place (no padding, stride 1, dilation
+// irrelevant), where the panel GEMM measured faster than XNNPACK (bench/direct_bench.cc): the
+// convolution's init then skips XNNPACK and packs the weights for fastConvFloat.
+bool panelGemmPreferred(const Geometry& g);
+// c[m][n] = clamp(bias + a[m][k] * W^T) with row r of a at a + r * lda; `pool` may be null.
+// Allocates nothing. Only where panelGemmAvailable().
+void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
+                    const float* bias, int32_t activation, float* c, ThreadPool* pool);
 }  // namespace conv
 }  // namespace nn

@@ -165,4 +165,25 @@ AmxRequantizeBlockFn<uint8_t> amxRequantizeBlockU8;
 AmxRequantizeBlockFn<int8_t> amxRequantizeBlockS8;
 }  // namespace isa_amx
 
+// ---- s4-gemm: panel-stationary float32 GEMM (gemm_float_avx512.cc, driver gemm_float.cc) -----
+// c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
+// output columns of packed tiles [tileBegin, tileEnd) (the float layout above, [tile][k][32],
+// zero past n). Each tile's weights are read once per block of rows (not once per row tile),
+// so a large weight matrix is not streamed from L3 again for every few rows.
+struct GemmFloatArgs {
+  uint32_t m, n, k;
+  size_t lda;             // floats between consecutive rows of a
+  const float* a;
+  const float* packed;
+  const float* bias;      // [n]; null: zero
+  float outputMin, outputMax;
+  float* c;               // [m][n]
+};
+using GemmFloatPanelsFn = void(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
+                               uint32_t tileBegin, uint32_t tileEnd);
+namespace isa_avx512 {
+GemmFloatPanelsFn gemmFloatPanels;
+}  // namespace isa_avx512
+// ---- end s4-gemm
+
 }  // namespace nn

@@ -1,0 +1,166 @@
+// The weight-stationary float32 GEMM (gemm_float.cc, isa/gemm_float_avx512.cc) against the
+// reference CONV_2D and a plain FULLY_CONNECTED loop: 1x1 stride-1 convolutions of random sizes
+// (rows, output channels and k not multiples of the 8/16-row or 32-column blocks, k past the
+// L2 row-block size), every fused activation, batches > 1, one and two threads, NaN guard past
+// the output. ctest runs it at every NNAPI_CPU_ISA level: below AVX-512 the GEMM must not be
+// offered and fastConvFloat keeps the older packed GEMM, which the same checks then cover.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu/isa.h"
+#include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/conv_reference.h"
+
+namespace nn {
+namespace conv {
+namespace {
+
+constexpr size_t kGuard = 80;
+
+std::vector<float> randomVector(std::mt19937& rng, size_t n) {
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+void expectClose(const std::vector<float>& want, const std::vector<float>& got, size_t terms,
+                 const std::string& what) {
+  ASSERT_EQ(want.size() + kGuard, got.size());
+  const float tol = 2e-6f * static_cast<float>(terms + 1);
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_NEAR(want[i], got[i], tol) << what << " at " << i;
+  for (size_t i = want.size(); i < got.size(); ++i)
+    ASSERT_TRUE(std::isnan(got[i])) << what << ": written past the output at " << i;
+}
+
+TEST(PanelGemm, OfferedOnlyWithAvx512) {
+  Geometry g;
+  g.batches = 1;
+  g.inH = g.inW = g.outH = g.outW = 8;
+  g.inC = 64;
+  g.outC = 64;
+  g.filterH = g.filterW = 1;
+  g.p.strideH = g.p.strideW = 1;
+  const bool avx512 = isaLevel() >= IsaLevel::kAvx512;
+  EXPECT_EQ(panelGemmAvailable(), avx512);
+  EXPECT_EQ(panelGemmPreferred(g), avx512);
+  g.p.padLeft = 1;  // padded: the rows are not the input pixels in place
+  EXPECT_FALSE(panelGemmPreferred(g));
+  g.p.padLeft = 0;
+  g.p.strideH = g.p.strideW = 2;
+  EXPECT_FALSE(panelGemmPreferred(g));
+  g.p.strideH = g.p.strideW = 1;
+  g.filterH = g.filterW = 3;
+  EXPECT_FALSE(panelGemmPreferred(g));
+}
+
+TEST(PanelGemm, Conv1x1MatchesReference) {
+  std::mt19937 rng(2024);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  static const int kOut[] = {1, 3, 8, 15, 16, 17, 24, 31, 32, 33, 39, 48, 63, 64, 65, 80, 97,
+                             130, 200};
+  ThreadPool pool(2);
+  KernelScratch ks;
+  for (int iter = 0; iter < 240; ++iter) {
+    Geometry g;
+    g.batches = static_cast<uint32_t>(pick(1, 3));
+    g.inH = g.outH = static_cast<uint32_t>(pick(1, 13));
+    g.inW = g.outW = static_cast<uint32_t>(pick(1, 19));
+    // Mostly small k; sometimes past the kernel's row-block size (48K floats / k rows).
+    g.inC = static_cast<uint32_t>(pick(0, 5) == 0 ? pick(300, 2000) : pick(1, 200));
+    g.outC = static_cast<uint32_t>(kOut[pick(0, 18)]);
+    g.filterH = g.filterW = 1;
+    g.p.strideH = g.p.strideW = 1;
+    g.p.activation = pick(0, 3);
+    const std::string text = "b" + std::to_string(g.batches) + " " + std::to_string(g.inH) +
+                             "x" + std::to_string(g.inW) + "x" + std::to_string(g.inC) + " -> " +
+                             std::to_string(g.outC) + " act " + std::to_string(g.p.activation) +
+                             (iter % 2 ? " 2 threads" : " 1 thread");
+    const auto in = randomVector(rng, static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC);
+    const auto filter = randomVector(rng, static_cast<size_t>(g.outC) * g.inC);
+    const auto bias = randomVector(rng, g.outC);
+    const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+    std::vector<float> want(outCount), got(outCount + kGuard, NAN);
+    kConvReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
+    PackedFloatWeights w;
+    packFloatWeights(filter.data(), g.outC, g.inC, &w);
+    fastConvFloat(g, in.data(), w, bias.data(), got.data(), iter % 2 ? &pool : nullptr, ks);
+    expectClose(want, got, g.inC, text);
+  }
+}
+
+// Large enough to be split over two threads both ways (by weight tiles, by rows).
+TEST(PanelGemm, ThreadSplits) {
+  std::mt19937 rng(7);
+  ThreadPool pool(2);
+  KernelScratch ks;
+  const uint32_t shapes[][3] = {{8, 272, 1632}, {8, 1632, 272}, {16, 160, 48}, {28, 240, 40},
+                                {7, 1152, 192}, {3, 96, 77}};
+  for (const auto& s : shapes) {
+    Geometry g;
+    g.batches = 2;
+    g.inH = g.inW = g.outH = g.outW = s[0];
+    g.inC = s[1];
+    g.outC = s[2];
+    g.filterH = g.filterW = 1;
+    g.p.strideH = g.p.strideW = 1;
+    g.p.activation = 3;  // RELU6
+    const auto in = randomVector(rng, static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC);
+    const auto filter = randomVector(rng, static_cast<size_t>(g.outC) * g.inC);
+    const auto bias = randomVector(rng, g.outC);
+    const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+    std::vector<float> want(outCount), got(outCount + kGuard, NAN);
+    kConvReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
+    PackedFloatWeights w;
+    packFloatWeights(filter.data(), g.outC, g.inC, &w);
+    fastConvFloat(g, in.data(), w, bias.data(), got.data(), &pool, ks);
+    expectClose(want, got, g.inC, std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" +
+                                      std::to_string(s[2]));
+  }
+}
+
+TEST(PanelGemm, FullyConnectedMatchesLoop) {
+  std::mt19937 rng(99);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  ThreadPool pool(2);
+  KernelScratch ks;
+  for (int iter = 0; iter < 60; ++iter) {
+    const uint32_t batches = static_cast<uint32_t>(pick(1, 21));
+    const uint32_t k = static_cast<uint32_t>(pick(1, 700));
+    const uint32_t n = static_cast<uint32_t>(pick(1, 300));
+    const int32_t activation = pick(0, 3);
+    const bool withBias = pick(0, 3) != 0;
+    const auto in = randomVector(rng, static_cast<size_t>(batches) * k);
+    const auto weights = randomVector(rng, static_cast<size_t>(n) * k);
+    const auto bias = randomVector(rng, n);
+    float lo, hi;
+    activationRangeFloat(activation, &lo, &hi);
+    std::vector<float> want(static_cast<size_t>(batches) * n), got(want.size() + kGuard, NAN);
+    for (uint32_t b = 0; b < batches; ++b)
+      for (uint32_t c = 0; c < n; ++c) {
+        double s = withBias ? bias[c] : 0.0;
+        for (uint32_t i = 0; i < k; ++i)
+          s += static_cast<double>(in[static_cast<size_t>(b) * k + i]) *
+               weights[static_cast<size_t>(c) * k + i];
+        want[static_cast<size_t>(b) * n + c] =
+            std::fmin(hi, std::fmax(lo, static_cast<float>(s)));
+      }
+    PackedFloatWeights w;
+    packFloatWeights(weights.data(), n, k, &w);
+    fastFullyConnectedFloat(batches, activation, in.data(), w, withBias ? bias.data() : nullptr,
+                            got.data(), iter % 2 ? &pool : nullptr, ks);
+    expectClose(want, got, k,
+                "FC b" + std::to_string(batches) + " k" + std::to_string(k) + " n" +
+                    std::to_string(n) + " act " + std::to_string(activation));
+  }
+}
+
+}  // namespace
+}  // namespace conv
+}  // namespace nn
