@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -287,6 +288,13 @@ class FaultyPreparedModel : public PreparedModel {
     if (f == "execute")
       return Status(ErrorStatus::GENERAL_FAILURE,
                     "test-faulty: injected execute fault (NNAPI_TEST_DRIVER_FAULT=execute)");
+    if (f == "exit") {
+      // A driver that takes its process down (what a sanitizer report does): the CTS runner
+      // must still say why its worker died (tests/cts/worker_death.sh).
+      fprintf(stderr, "test-faulty: exiting the process on purpose (NNAPI_TEST_DRIVER_FAULT=exit)\n");
+      fflush(stderr);
+      _exit(1);
+    }
     if (f.compare(0, 5, "slow:") == 0) {
       const uint64_t until = nowNs() + strtoull(f.c_str() + 5, nullptr, 10) * 1000000ull;
       while (nowNs() < until) {

@@ -382,6 +382,10 @@ struct Shard {
     bool inTest = false;
     size_t curTest = 0;
     std::string curName, curVersion;
+    // --quiet-runtime: the worker's stdout/stderr go to this unlinked temporary file instead of
+    // the terminal, so a worker that dies (a sanitizer report, an abort message) can still be
+    // explained from its last lines.
+    int quietFd = -1;
     double deadline = 0;  // ms, monotonic
 };
 
@@ -515,7 +519,35 @@ private:
         s.buffer.erase(0, start);
     }
 
+    // A fresh unlinked file for the next worker's quiet output (-1 when it cannot be made:
+    // the output is then discarded as before).
+    static int makeQuietSink() {
+        char path[] = "/tmp/nnapi-cts-worker.XXXXXX";
+        int fd = mkostemp(path, O_CLOEXEC);
+        if (fd >= 0) unlink(path);
+        return fd;
+    }
+
+    // The last lines the dead worker wrote to its quiet sink, one line, for the failure reason.
+    static std::string quietTail(int fd) {
+        if (fd < 0) return "";
+        const off_t end = lseek(fd, 0, SEEK_END);
+        if (end <= 0) return "";
+        const off_t from = end > 600 ? end - 600 : 0;
+        std::string text(static_cast<size_t>(end - from), '\0');
+        const ssize_t n = pread(fd, &text[0], text.size(), from);
+        if (n <= 0) return "";
+        text.resize(static_cast<size_t>(n));
+        for (char& c : text)
+            if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+        return text;
+    }
+
     bool launch(Shard& s) {
+        if (opt_.quietRuntime) {
+            if (s.quietFd >= 0) close(s.quietFd);
+            s.quietFd = makeQuietSink();
+        }
         int fds[2];
         if (pipe2(fds, O_CLOEXEC) != 0) {
             fatal_ = std::string("pipe: ") + std::strerror(errno);
@@ -535,11 +567,11 @@ private:
             // Anything the runtime prints must not mix into the report on stdout.
             dup2(2, 1);
             if (opt_.quietRuntime) {
-                int devnull = open("/dev/null", O_WRONLY);
-                if (devnull >= 0) {
-                    dup2(devnull, 1);
-                    dup2(devnull, 2);
-                    close(devnull);
+                int sink = s.quietFd >= 0 ? s.quietFd : open("/dev/null", O_WRONLY);
+                if (sink >= 0) {
+                    dup2(sink, 1);
+                    dup2(sink, 2);
+                    close(sink);
                 }
             }
             int out = fds[1];
@@ -603,6 +635,8 @@ private:
         } else {
             why = "worker vanished";
         }
+        const std::string tail = quietTail(s.quietFd);
+        if (!tail.empty()) why += "; its last output: ..." + tail;
         if (!s.started) {
             // Setup itself died; restarting would only repeat it.
             fatal_ = "worker died during setup: " + why;
