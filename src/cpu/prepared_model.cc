@@ -489,6 +489,9 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   env.loopTimeoutNs = options.loopTimeoutNs;
   env.deadlineNs = options.deadlineNs;
   env.executing = true;
+  // While other processes keep our workers waiting for a core, run on this thread only.
+  ThreadPool::ExecutionSample poolSample;
+  if (env.threadPool != nullptr) env.threadPool = env.threadPool->beginExecution(&poolSample);
   const ExecutionRunner runner(this, st, env);
   // Shapes inferred at compilation assumed every model input present; an optional input
   // omitted now sends this run down the dynamic path.
@@ -576,6 +579,7 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   if (!anyInsufficient) {
     run = runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
                         main_.fullyStatic && !staticRun, st->scratch);
+    if (env_.threadPool != nullptr) env_.threadPool->endExecution(poolSample);
     // A failure of the computation itself (shape rules on run-time values, out-of-range
     // indices, broadcasting) is OP_FAILED, as in the reference runtime: BAD_DATA is for the
     // arguments of the call, checked above. Deadlines and insufficient outputs keep theirs.
