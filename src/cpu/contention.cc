@@ -23,6 +23,12 @@ bool ContentionPolicy::chooseParallel(int64_t nowNs) {
   return true;
 }
 
+bool ContentionPolicy::exceedsShare(int64_t wallNs, int64_t runDelayNs) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return wallNs > 0 &&
+         static_cast<double>(runDelayNs) > config_.contendedShare * static_cast<double>(wallNs);
+}
+
 void ContentionPolicy::reportParallel(int64_t nowNs, int64_t wallNs, int64_t runDelayNs) {
   std::lock_guard<std::mutex> lock(mutex_);
   const bool busy = wallNs > 0 && static_cast<double>(runDelayNs) >

@@ -39,6 +39,9 @@ class ContentionPolicy {
   // Single-threaded executions are not reported (they say nothing about the other cores).
   void reportParallel(int64_t nowNs, int64_t wallNs, int64_t runDelayNs);
 
+  // Whether `runDelayNs` of waiting in `wallNs` counts as contended.
+  bool exceedsShare(int64_t wallNs, int64_t runDelayNs) const;
+
   bool contended() const;
   int64_t probeIntervalNs() const;
 

@@ -190,11 +190,16 @@ Status planArena(SubgraphPlan* plan) {
 // written to the caller's buffers when they fit and flagged in `insufficient` otherwise.
 // `reprepareAll` re-infers every shape (used when an input the plan assumed present is omitted).
 Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
-                     std::vector<std::vector<uint8_t>>& dynamic, const ExecutionEnv& env,
+                     std::vector<std::vector<uint8_t>>& dynamic, const ExecutionEnv& runEnv,
                      const Request* request, uint8_t* insufficient, bool reprepareAll,
-                     std::vector<std::unique_ptr<OpScratch>>& scratch) {
+                     std::vector<std::unique_ptr<OpScratch>>& scratch,
+                     ThreadPool::ExecutionSample* poolSample = nullptr) {
   const Subgraph& sg = *plan.subgraph;
+  // The pool may change between operations (contention adaptation, cpu/contention.h).
+  ExecutionEnv env = runEnv;
   for (uint32_t opIndex : plan.order) {
+    if (poolSample != nullptr && env.threadPool != nullptr)
+      env.threadPool = env.threadPool->checkExecution(poolSample);
     const Operation& op = sg.operations[opIndex];
     const OperationSpec& spec = *plan.specs[opIndex];
     const CpuKernel& kernel = *plan.kernels[opIndex];
@@ -578,7 +583,7 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   Status run;
   if (!anyInsufficient) {
     run = runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
-                        main_.fullyStatic && !staticRun, st->scratch);
+                        main_.fullyStatic && !staticRun, st->scratch, &poolSample);
     if (env_.threadPool != nullptr) env_.threadPool->endExecution(poolSample);
     // A failure of the computation itself (shape rules on run-time values, out-of-range
     // indices, broadcasting) is OP_FAILED, as in the reference runtime: BAD_DATA is for the

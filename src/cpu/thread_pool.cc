@@ -286,7 +286,24 @@ ThreadPool* ThreadPool::beginExecution(ExecutionSample* sample) {
   sample->measured = true;
   sample->startNs = now;
   sample->runDelayNs = adaptive_->probe.totalRunDelayNs();
+  sample->lastCheckNs = now;
   return this;
+}
+
+ThreadPool* ThreadPool::checkExecution(ExecutionSample* sample) {
+  // Judged on at least 2 ms, re-read every millisecond: a few microseconds per check.
+  constexpr int64_t kCheckIntervalNs = 1'000'000, kMinWindowNs = 2'000'000;
+  if (!sample->measured || adaptive_ == nullptr) return this;
+  const int64_t now = monotonicNs();
+  if (now - sample->lastCheckNs < kCheckIntervalNs || now - sample->startNs < kMinWindowNs)
+    return this;
+  sample->lastCheckNs = now;
+  const int64_t delay = adaptive_->probe.totalRunDelayNs() - sample->runDelayNs;
+  const int64_t wall = now - sample->startNs;
+  if (!adaptive_->policy.exceedsShare(wall, delay)) return this;
+  adaptive_->policy.reportParallel(now, wall, delay);
+  sample->measured = false;
+  return shared(1);
 }
 
 void ThreadPool::endExecution(const ExecutionSample& sample) {

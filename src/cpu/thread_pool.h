@@ -70,8 +70,14 @@ class ThreadPool {
     bool measured = false;
     int64_t startNs = 0;
     int64_t runDelayNs = 0;
+    int64_t lastCheckNs = 0;
   };
   ThreadPool* beginExecution(ExecutionSample* sample);
+  // Between operations: once a millisecond, the run-queue wait so far; when contended, reports
+  // it (the execution then counts as measured) and returns the single-thread pool for the rest
+  // of the execution — so a probe on a busy machine costs about a millisecond, not a whole
+  // slow execution. Otherwise returns this pool.
+  ThreadPool* checkExecution(ExecutionSample* sample);
   void endExecution(const ExecutionSample& sample);
   // The kernel thread ids of the workers (not the caller); learned on first use.
   std::vector<int> workerTids();

@@ -192,3 +192,33 @@ TEST(ContentionPolicy, SameResultsOnWorkersAndOnTheCaller) {
 
 }  // namespace
 }  // namespace nn
+
+namespace nn {
+namespace {
+
+// A contended probe gives up the workers between operations, without waiting for its end.
+TEST(ContentionPolicy, ExecutionLeavesTheWorkersMidwayWhenContended) {
+  ThreadPool pool(2);
+  ContentionPolicy* policy = pool.contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  ContentionPolicy::Config c;
+  c.contendedShare = -1;  // any wait, even none, counts as contended
+  c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;
+  policy->setConfig(c);
+  ThreadPool::ExecutionSample sample;
+  ASSERT_EQ(pool.beginExecution(&sample), &pool);
+  // Not judged before the first 2 ms.
+  EXPECT_EQ(pool.checkExecution(&sample), &pool);
+  EXPECT_FALSE(policy->contended());
+  usleep(3000);
+  ThreadPool* rest = pool.checkExecution(&sample);
+  EXPECT_EQ(rest->numThreads(), 1);
+  EXPECT_TRUE(policy->contended());
+  EXPECT_FALSE(sample.measured);  // reported already; endExecution adds nothing
+  pool.endExecution(sample);
+  ThreadPool::ExecutionSample next;
+  EXPECT_EQ(pool.beginExecution(&next)->numThreads(), 1);
+}
+
+}  // namespace
+}  // namespace nn
