@@ -3,6 +3,7 @@
 #include "cpu/contention.h"
 #include "hal/log.h"
 
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -221,11 +222,13 @@ struct TidRecorder {
   int64_t deadlineNs;
 };
 void recordTid(void* arg, size_t index) {
+  NN_TSAN_ACQUIRE(arg);
   TidRecorder* r = static_cast<TidRecorder*>(arg);
   r->tids[index].store(static_cast<int>(syscall(SYS_gettid)), std::memory_order_relaxed);
   r->recorded.fetch_add(1, std::memory_order_acq_rel);
   while (r->recorded.load(std::memory_order_acquire) < r->count && monotonicNs() < r->deadlineNs)
     sched_yield();
+  NN_TSAN_RELEASE(arg);
 }
 #endif
 }  // namespace
@@ -246,7 +249,9 @@ std::vector<int> ThreadPool::workerTids() {
     std::vector<std::atomic<int>> tids(static_cast<size_t>(threads_));
     for (auto& t : tids) t.store(0);
     TidRecorder r{tids.data(), tids.size(), {0}, monotonicNs() + 200'000'000};
+    NN_TSAN_RELEASE(&r);  // the hand-off through pthreadpool, as in parallelFor
     pthreadpool_parallelize_1d(pool_, recordTid, &r, tids.size(), 0);
+    NN_TSAN_ACQUIRE(&r);
     const int self = static_cast<int>(syscall(SYS_gettid));
     for (auto& t : tids) {
       const int tid = t.load();
