@@ -192,11 +192,16 @@ Status planArena(SubgraphPlan* plan) {
 // written to the caller's buffers when they fit and flagged in `insufficient` otherwise.
 // `reprepareAll` re-infers every shape (used when an input the plan assumed present is omitted).
 Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
-                     std::vector<std::vector<uint8_t>>& dynamic, const ExecutionEnv& env,
+                     std::vector<std::vector<uint8_t>>& dynamic, const ExecutionEnv& runEnv,
                      const Request* request, uint8_t* insufficient, bool reprepareAll,
-                     std::vector<std::unique_ptr<OpScratch>>& scratch) {
+                     std::vector<std::unique_ptr<OpScratch>>& scratch,
+                     ThreadPool::ExecutionSample* poolSample = nullptr) {
   const Subgraph& sg = *plan.subgraph;
+  // The pool may change between operations (contention adaptation, cpu/contention.h).
+  ExecutionEnv env = runEnv;
   for (uint32_t opIndex : plan.order) {
+    if (poolSample != nullptr && env.threadPool != nullptr)
+      env.threadPool = env.threadPool->checkExecution(poolSample);
     const Operation& op = sg.operations[opIndex];
     const OperationSpec& spec = *plan.specs[opIndex];
     const CpuKernel& kernel = *plan.kernels[opIndex];
@@ -542,6 +547,9 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   env.loopTimeoutNs = options.loopTimeoutNs;
   env.deadlineNs = options.deadlineNs;
   env.executing = true;
+  // While other processes keep our workers waiting for a core, run on this thread only.
+  ThreadPool::ExecutionSample poolSample;
+  if (env.threadPool != nullptr) env.threadPool = env.threadPool->beginExecution(&poolSample);
   const ExecutionRunner runner(this, st, env);
   // Shapes inferred at compilation assumed every model input present; an optional input
   // omitted now sends this run down the dynamic path.
@@ -628,7 +636,8 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
   Status run;
   if (!anyInsufficient) {
     run = runOperations(main_, slots, st->dynamic, runner.env(), &request, st->insufficient.data(),
-                        main_.fullyStatic && !staticRun, st->scratch);
+                        main_.fullyStatic && !staticRun, st->scratch, &poolSample);
+    if (env_.threadPool != nullptr) env_.threadPool->endExecution(poolSample);
     // A failure of the computation itself (shape rules on run-time values, out-of-range
     // indices, broadcasting) is OP_FAILED, as in the reference runtime: BAD_DATA is for the
     // arguments of the call, checked above. Deadlines and insufficient outputs keep theirs.

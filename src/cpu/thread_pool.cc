@@ -1,8 +1,15 @@
 #include "cpu/thread_pool.h"
 
+#include "cpu/contention.h"
+#include "hal/log.h"
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <map>
@@ -42,6 +49,7 @@ struct ThreadPool::Workers {
   size_t n = 0, chunk = 1, chunks = 0;
   std::atomic<size_t> next{0};
   std::vector<std::thread> threads;
+  std::vector<int> tids;  // kernel thread ids, filled as the workers start (under mutex)
 
   void runChunks() {
     for (;;) {
@@ -55,6 +63,8 @@ struct ThreadPool::Workers {
   void workerLoop() {
     uint64_t seen = 0;
     std::unique_lock<std::mutex> lock(mutex);
+    tids.push_back(static_cast<int>(syscall(SYS_gettid)));
+    idle.notify_all();
     for (;;) {
       wake.wait(lock, [&] { return stop || generation != seen; });
       if (stop) return;
@@ -96,6 +106,12 @@ struct ThreadPool::Workers {
     std::unique_lock<std::mutex> lock(mutex);
     idle.wait(lock, [&] { return active == 0; });
     fn = nullptr;
+  }
+
+  std::vector<int> threadIds() {
+    std::unique_lock<std::mutex> lock(mutex);
+    idle.wait_for(lock, std::chrono::seconds(1), [&] { return tids.size() == threads.size(); });
+    return tids;
   }
 };
 
@@ -179,6 +195,127 @@ void ThreadPool::parallelFor(size_t n, size_t grain, RangeFn fn) {
     busy_.store(false, std::memory_order_release);
   }
   fn(0, n);
+}
+
+// ---- Contention adaptation (cpu/contention.h) ----------------------------------------------
+
+struct ThreadPool::Adaptive {
+  ContentionPolicy policy;
+  RunDelayProbe probe;
+  explicit Adaptive(const std::vector<int>& tids) : probe(tids) {}
+};
+
+namespace {
+int64_t monotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+#if NNAPI_HAVE_PTHREADPOOL
+// Each of the pool's threads takes one item (an item waits until every thread holds one, so
+// no thread can take two) and records its kernel thread id.
+struct TidRecorder {
+  std::atomic<int>* tids;
+  size_t count;
+  std::atomic<size_t> recorded{0};
+  int64_t deadlineNs;
+};
+void recordTid(void* arg, size_t index) {
+  NN_TSAN_ACQUIRE(arg);
+  TidRecorder* r = static_cast<TidRecorder*>(arg);
+  r->tids[index].store(static_cast<int>(syscall(SYS_gettid)), std::memory_order_relaxed);
+  r->recorded.fetch_add(1, std::memory_order_acq_rel);
+  while (r->recorded.load(std::memory_order_acquire) < r->count && monotonicNs() < r->deadlineNs)
+    sched_yield();
+  NN_TSAN_RELEASE(arg);
+}
+#endif
+}  // namespace
+
+bool ThreadPool::adaptationEnabled() {
+  static const bool enabled = [] {
+    const char* v = getenv("NNAPI_CPU_ADAPT_THREADS");
+    return v == nullptr || *v == 0 || atoi(v) != 0;
+  }();
+  return enabled;
+}
+
+std::vector<int> ThreadPool::workerTids() {
+  std::vector<int> out;
+  if (workers_) return workers_->threadIds();
+#if NNAPI_HAVE_PTHREADPOOL
+  if (pool_ != nullptr) {
+    std::vector<std::atomic<int>> tids(static_cast<size_t>(threads_));
+    for (auto& t : tids) t.store(0);
+    TidRecorder r{tids.data(), tids.size(), {0}, monotonicNs() + 200'000'000};
+    NN_TSAN_RELEASE(&r);  // the hand-off through pthreadpool, as in parallelFor
+    pthreadpool_parallelize_1d(pool_, recordTid, &r, tids.size(), 0);
+    NN_TSAN_ACQUIRE(&r);
+    const int self = static_cast<int>(syscall(SYS_gettid));
+    for (auto& t : tids) {
+      const int tid = t.load();
+      if (tid != 0 && tid != self && std::find(out.begin(), out.end(), tid) == out.end())
+        out.push_back(tid);
+    }
+  }
+#endif
+  return out;
+}
+
+ContentionPolicy* ThreadPool::contentionPolicy() {
+  if (threads_ == 1 || !adaptationEnabled()) return nullptr;
+  initAdaptive();
+  return adaptive_ ? &adaptive_->policy : nullptr;
+}
+
+void ThreadPool::initAdaptive() {
+  std::call_once(adaptiveOnce_, [this] {
+    const std::vector<int> tids = workerTids();
+    auto a = std::make_unique<Adaptive>(tids);
+    if (a->probe.usable() && !tids.empty()) {
+      adaptive_ = std::move(a);
+    } else {
+      logInfo("CPU driver: no schedstat for the pool's threads; thread count not adapted");
+    }
+  });
+}
+
+ThreadPool* ThreadPool::beginExecution(ExecutionSample* sample) {
+  sample->measured = false;
+  if (threads_ == 1 || !adaptationEnabled()) return this;
+  initAdaptive();
+  if (adaptive_ == nullptr) return this;
+  const int64_t now = monotonicNs();
+  if (!adaptive_->policy.chooseParallel(now)) return shared(1);
+  sample->measured = true;
+  sample->startNs = now;
+  sample->runDelayNs = adaptive_->probe.totalRunDelayNs();
+  sample->lastCheckNs = now;
+  return this;
+}
+
+ThreadPool* ThreadPool::checkExecution(ExecutionSample* sample) {
+  // Judged on at least 2 ms, re-read every millisecond: a few microseconds per check.
+  constexpr int64_t kCheckIntervalNs = 1'000'000, kMinWindowNs = 2'000'000;
+  if (!sample->measured || adaptive_ == nullptr) return this;
+  const int64_t now = monotonicNs();
+  if (now - sample->lastCheckNs < kCheckIntervalNs || now - sample->startNs < kMinWindowNs)
+    return this;
+  sample->lastCheckNs = now;
+  const int64_t delay = adaptive_->probe.totalRunDelayNs() - sample->runDelayNs;
+  const int64_t wall = now - sample->startNs;
+  if (!adaptive_->policy.exceedsShare(wall, delay)) return this;
+  adaptive_->policy.reportParallel(now, wall, delay);
+  sample->measured = false;
+  return shared(1);
+}
+
+void ThreadPool::endExecution(const ExecutionSample& sample) {
+  if (!sample.measured || adaptive_ == nullptr) return;
+  const int64_t delay = adaptive_->probe.totalRunDelayNs() - sample.runDelayNs;
+  const int64_t now = monotonicNs();
+  adaptive_->policy.reportParallel(now, now - sample.startNs, delay);
 }
 
 }  // namespace nn

@@ -4,12 +4,19 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 struct pthreadpool;
+
+namespace nn {
+class ContentionPolicy;
+}
 
 namespace nn {
 
@@ -55,12 +62,39 @@ class ThreadPool {
   // thread start-up. `threads` <= 0 means defaultThreadCount().
   static ThreadPool* shared(int threads);
 
+  // Contention adaptation (cpu/contention.h): the pool one execution should use — this one,
+  // or the single-thread pool while other processes keep our threads waiting for a core.
+  // `sample` records what endExecution needs; call endExecution after the computation (an
+  // execution that returns early may skip it). Off with NNAPI_CPU_ADAPT_THREADS=0.
+  struct ExecutionSample {
+    bool measured = false;
+    int64_t startNs = 0;
+    int64_t runDelayNs = 0;
+    int64_t lastCheckNs = 0;
+  };
+  ThreadPool* beginExecution(ExecutionSample* sample);
+  // Between operations: once a millisecond, the run-queue wait so far; when contended, reports
+  // it (the execution then counts as measured) and returns the single-thread pool for the rest
+  // of the execution — so a probe on a busy machine costs about a millisecond, not a whole
+  // slow execution. Otherwise returns this pool.
+  ThreadPool* checkExecution(ExecutionSample* sample);
+  void endExecution(const ExecutionSample& sample);
+  // The kernel thread ids of the workers (not the caller); learned on first use.
+  std::vector<int> workerTids();
+  static bool adaptationEnabled();
+  // The pool's policy (tests force it); null when adaptation is off or unusable here.
+  ContentionPolicy* contentionPolicy();
+
  private:
+  struct Adaptive;  // the policy and the run-delay probe, created on first use
+  void initAdaptive();
   struct Workers;  // our own fork-join workers when pthreadpool is not available
   int threads_ = 1;
   pthreadpool* pool_ = nullptr;
   std::unique_ptr<Workers> workers_;
   std::atomic<bool> busy_{false};
+  std::once_flag adaptiveOnce_;
+  std::unique_ptr<Adaptive> adaptive_;  // null when adaptation is off or schedstat unusable
 };
 
 }  // namespace nn

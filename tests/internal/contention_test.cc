@@ -1,0 +1,224 @@
+// Contention-adaptive thread count (src/cpu/contention.h): the policy on made-up figures (an
+// injected clock and run-queue waits), the schedstat probe on this process's real threads, and
+// a model computing the same bits whether the adaptation runs it on the workers or the caller.
+#include <android/NeuralNetworks.h>
+#include <android/NeuralNetworksDiagnostics.h>
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu/contention.h"
+#include "cpu/thread_pool.h"
+#include "test_util.h"
+
+namespace nn {
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+// Longer than any uptime: reports below use time 0, the pool the monotonic clock.
+constexpr int64_t kForever = int64_t{1} << 60;
+
+ContentionPolicy::Config testConfig() {
+  ContentionPolicy::Config c;
+  c.contendedShare = 0.10;
+  c.minProbeIntervalNs = 20 * kMs;
+  c.maxProbeIntervalNs = 80 * kMs;
+  return c;
+}
+
+TEST(ContentionPolicy, StaysParallelWhileThreadsRunFreely) {
+  ContentionPolicy p(testConfig());
+  int64_t now = 0;
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_TRUE(p.chooseParallel(now));
+    // 5 ms executions, 0.4 ms of run-queue wait: below the 10 % share.
+    now += 5 * kMs;
+    p.reportParallel(now, 5 * kMs, 400'000);
+  }
+  EXPECT_FALSE(p.contended());
+}
+
+TEST(ContentionPolicy, DropsToOneThreadAfterAContendedExecutionAndProbesLater) {
+  ContentionPolicy p(testConfig());
+  int64_t now = 0;
+  ASSERT_TRUE(p.chooseParallel(now));
+  now += 10 * kMs;
+  p.reportParallel(now, 10 * kMs, 3 * kMs);  // waited 30 % of the time
+  EXPECT_TRUE(p.contended());
+  // The next executions run on the caller until the probe interval has passed.
+  for (int64_t t = now; t < now + 20 * kMs; t += kMs) EXPECT_FALSE(p.chooseParallel(t)) << t;
+  now += 20 * kMs;
+  EXPECT_TRUE(p.chooseParallel(now));          // the probe
+  EXPECT_FALSE(p.chooseParallel(now + kMs));   // only one probe, even with concurrent starts
+}
+
+TEST(ContentionPolicy, BacksOffWhileBusyAndReturnsToTwoThreadsWhenTheCoreIsFree) {
+  ContentionPolicy p(testConfig());
+  int64_t now = 0;
+  ASSERT_TRUE(p.chooseParallel(now));
+  p.reportParallel(now + 5 * kMs, 5 * kMs, 5 * kMs);
+  now += 5 * kMs;
+  EXPECT_EQ(p.probeIntervalNs(), 20 * kMs);
+  // Contended probes double the interval, up to the maximum.
+  const int64_t expected[] = {40 * kMs, 80 * kMs, 80 * kMs};
+  for (int64_t interval : expected) {
+    const int64_t probeAt = now + p.probeIntervalNs();
+    EXPECT_FALSE(p.chooseParallel(probeAt - 1));
+    ASSERT_TRUE(p.chooseParallel(probeAt));
+    now = probeAt + 5 * kMs;
+    p.reportParallel(now, 5 * kMs, 2 * kMs);
+    EXPECT_TRUE(p.contended());
+    EXPECT_EQ(p.probeIntervalNs(), interval);
+  }
+  // A probe that did not wait: two threads again, for every execution.
+  const int64_t probeAt = now + p.probeIntervalNs();
+  ASSERT_TRUE(p.chooseParallel(probeAt));
+  now = probeAt + 5 * kMs;
+  p.reportParallel(now, 5 * kMs, 100'000);
+  EXPECT_FALSE(p.contended());
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(p.chooseParallel(now + i));
+  // And the next contention starts again from the shortest interval.
+  p.reportParallel(now + 10 * kMs, 5 * kMs, 5 * kMs);
+  EXPECT_EQ(p.probeIntervalNs(), 20 * kMs);
+}
+
+TEST(ContentionPolicy, ParsesSchedstat) {
+  const char ok[] = "38951980 20110853 23\n";
+  EXPECT_EQ(parseRunDelay(ok, strlen(ok)), 20110853);
+  const char bad1[] = "38951980\n";
+  EXPECT_EQ(parseRunDelay(bad1, strlen(bad1)), -1);
+  const char bad2[] = "abc def";
+  EXPECT_EQ(parseRunDelay(bad2, strlen(bad2)), -1);
+  EXPECT_EQ(parseRunDelay("", 0), -1);
+}
+
+TEST(ContentionPolicy, ProbeReadsThisProcessesThreads) {
+  ThreadPool pool(2);
+  const std::vector<int> tids = pool.workerTids();
+  ASSERT_EQ(tids.size(), 1u);
+  const int self = static_cast<int>(syscall(SYS_gettid));
+  EXPECT_NE(tids[0], self);
+  EXPECT_EQ(access(("/proc/self/task/" + std::to_string(tids[0])).c_str(), F_OK), 0);
+  RunDelayProbe probe(tids);
+  ASSERT_TRUE(probe.usable());
+  const int64_t a = probe.totalRunDelayNs();
+  EXPECT_GE(a, 0);
+  EXPECT_GE(probe.totalRunDelayNs(), a);  // cumulative counters only grow
+}
+
+TEST(ContentionPolicy, PoolRunsOnTheCallerOnlyWhileContended) {
+  ThreadPool pool(2);
+  ContentionPolicy* policy = pool.contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  ContentionPolicy::Config c = testConfig();
+  c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;  // no probe during the test
+  policy->setConfig(c);
+  ThreadPool::ExecutionSample sample;
+  EXPECT_EQ(pool.beginExecution(&sample), &pool);
+  EXPECT_TRUE(sample.measured);
+  policy->reportParallel(0, 10 * kMs, 10 * kMs);
+  ThreadPool::ExecutionSample single;
+  ThreadPool* chosen = pool.beginExecution(&single);
+  EXPECT_EQ(chosen->numThreads(), 1);
+  EXPECT_FALSE(single.measured);
+}
+
+// The same model at 2 threads computes the same bits on the workers and, while the shared
+// 2-thread pool counts as contended, on the caller alone; and the same as at 1 thread.
+std::vector<float> runModel(uint32_t threads) {
+  nntest::ModelBuilder m;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  auto random = [&](size_t n) {
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+  };
+  const uint32_t in = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 16});
+  const uint32_t f = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {32, 3, 3, 16}, random(32 * 9 * 16));
+  const uint32_t b = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {32}, random(32));
+  const uint32_t c1 = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 32});
+  m.addOperation(ANEURALNETWORKS_CONV_2D,
+                 {in, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(0)}, {c1});
+  const uint32_t out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 32});
+  m.addOperation(ANEURALNETWORKS_ADD, {c1, c1, m.addInt32(0)}, {out});
+  EXPECT_EQ(m.finish({in}, {out}), ANEURALNETWORKS_NO_ERROR);
+  const std::vector<float> input = random(48 * 48 * 16);
+  ANeuralNetworksCompilation* comp = nullptr;
+  EXPECT_EQ(ANeuralNetworksCompilation_create(m.get(), &comp), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANNLinux_Compilation_setCpuThreadCount(comp, threads), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(ANeuralNetworksCompilation_finish(comp), ANEURALNETWORKS_NO_ERROR);
+  std::vector<float> result(48 * 48 * 32);
+  ANeuralNetworksExecution* e = nullptr;
+  EXPECT_EQ(ANeuralNetworksExecution_create(comp, &e), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution_setInput(e, 0, nullptr, input.data(), input.size() * sizeof(float));
+  ANeuralNetworksExecution_setOutput(e, 0, nullptr, result.data(), result.size() * sizeof(float));
+  EXPECT_EQ(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  ANeuralNetworksExecution_free(e);
+  ANeuralNetworksCompilation_free(comp);
+  return result;
+}
+
+TEST(ContentionPolicy, SameResultsOnWorkersAndOnTheCaller) {
+  ContentionPolicy* policy = ThreadPool::shared(2)->contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  const std::vector<float> one = runModel(1);
+  ContentionPolicy::Config free = testConfig();
+  free.contendedShare = 1e9;  // nothing counts as contended: always the workers
+  policy->setConfig(free);
+  policy->reportParallel(0, kMs, 0);
+  ASSERT_FALSE(policy->contended());
+  const std::vector<float> workers = runModel(2);
+  ContentionPolicy::Config busy = testConfig();
+  busy.contendedShare = 0;
+  busy.minProbeIntervalNs = busy.maxProbeIntervalNs = kForever;
+  policy->setConfig(busy);
+  policy->reportParallel(0, kMs, kMs);
+  ASSERT_TRUE(policy->contended());
+  const std::vector<float> caller = runModel(2);
+  EXPECT_TRUE(policy->contended());  // no probe ran: this was the caller alone
+  policy->setConfig(ContentionPolicy::Config());
+  policy->reportParallel(0, kMs, 0);
+  ASSERT_EQ(one.size(), workers.size());
+  EXPECT_EQ(0, memcmp(one.data(), workers.data(), one.size() * sizeof(float)));
+  EXPECT_EQ(0, memcmp(one.data(), caller.data(), one.size() * sizeof(float)));
+}
+
+}  // namespace
+}  // namespace nn
+
+namespace nn {
+namespace {
+
+// A contended probe gives up the workers between operations, without waiting for its end.
+TEST(ContentionPolicy, ExecutionLeavesTheWorkersMidwayWhenContended) {
+  ThreadPool pool(2);
+  ContentionPolicy* policy = pool.contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  ContentionPolicy::Config c;
+  c.contendedShare = -1;  // any wait, even none, counts as contended
+  c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;
+  policy->setConfig(c);
+  ThreadPool::ExecutionSample sample;
+  ASSERT_EQ(pool.beginExecution(&sample), &pool);
+  // Not judged before the first 2 ms.
+  EXPECT_EQ(pool.checkExecution(&sample), &pool);
+  EXPECT_FALSE(policy->contended());
+  usleep(3000);
+  ThreadPool* rest = pool.checkExecution(&sample);
+  EXPECT_EQ(rest->numThreads(), 1);
+  EXPECT_TRUE(policy->contended());
+  EXPECT_FALSE(sample.measured);  // reported already; endExecution adds nothing
+  pool.endExecution(sample);
+  ThreadPool::ExecutionSample next;
+  EXPECT_EQ(pool.beginExecution(&next)->numThreads(), 1);
+}
+
+}  // namespace
+}  // namespace nn
