@@ -65,7 +65,7 @@ class ThreadPool {
   // Contention adaptation (cpu/contention.h): the pool one execution should use — this one,
   // or the single-thread pool while other processes keep our threads waiting for a core.
   // `sample` records what endExecution needs; call endExecution after the computation (an
-  // execution that returns early may skip it). Off with NNAPI_CPU_ADAPT_THREADS=0.
+  // execution that returns early may skip it). Opt-in with NNAPI_CPU_ADAPT_THREADS=1.
   struct ExecutionSample {
     bool measured = false;
     int64_t startNs = 0;
