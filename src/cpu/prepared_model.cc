@@ -467,7 +467,9 @@ std::unique_ptr<ExecutionState> CpuPreparedModel::createExecutionState() const {
   st->arenaSize = main_.arenaSize;
   if (main_.arenaSize > 0)
     st->arena.reset(static_cast<uint8_t*>(
-        aligned_alloc(kArenaAlignment, alignUp(main_.arenaSize, kArenaAlignment))));
+        aligned_alloc(kArenaAlignment,
+                      // + one alignment unit: XNNPACK reads up to 16 bytes past an input's end.
+                      alignUp(main_.arenaSize, kArenaAlignment) + kArenaAlignment)));
   st->dynamic.resize(main_.templateSlots.size());
   st->scratch.resize(model_->main.operations.size());
   st->referencedScratch.resize(referenced_.size());

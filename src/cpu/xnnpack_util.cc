@@ -108,6 +108,21 @@ void deleteOperator(void* op) {
 
 std::atomic<uint64_t> operatorsCreated{0};
 
+// XNNPACK's kernels may read up to XNN_EXTRA_BYTES past the end of an input (never using the
+// values). Inside the page of the input's last byte that is harmless; past a page end the next
+// page may be unmapped (a client's buffer, a mapped memory, an exactly sized heap block), so
+// such an input is copied, with the slack, into `copy` (sized once, reused) before every run.
+const float* paddedInput(const float* input, size_t bytes, std::vector<float>* copy) {
+  if (input == nullptr || bytes == 0) return input;
+  constexpr uintptr_t kPageShift = 12;  // 4 KiB, the smallest x86-64 page
+  const uintptr_t last = reinterpret_cast<uintptr_t>(input) + bytes - 1;
+  if ((last >> kPageShift) == ((last + XNN_EXTRA_BYTES) >> kPageShift)) return input;
+  const size_t floats = (bytes + XNN_EXTRA_BYTES + sizeof(float) - 1) / sizeof(float);
+  if (copy->size() < floats) copy->resize(floats);
+  memcpy(copy->data(), input, bytes);
+  return copy->data();
+}
+
 // Takes ownership of a newly created operator, releasing the previous one.
 void replaceOperator(void** slot, xnn_operator_t op) {
   deleteOperator(*slot);
@@ -173,6 +188,8 @@ bool XnnConvolution::run(size_t batches, size_t height, size_t width, const floa
   pthreadpool_t tp = xnnThreadPool(pool, macs);
   // Preparing only: a model input or output has no buffer before the execution.
   if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
+  input = paddedInput(input, batches * height * width * c.groups * c.groupInputChannels * sizeof(float),
+                      &inputCopy_);
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_convolution2d_nhwc_f32(asOp(op_), batches, height, width,
@@ -238,6 +255,8 @@ bool XnnDeconvolution::run(size_t batches, size_t height, size_t width, uint32_t
   pthreadpool_t tp = xnnThreadPool(pool, macs);
   // Preparing only: a model input or output has no buffer before the execution.
   if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
+  input = paddedInput(input, batches * height * width * c.groups * c.groupInputChannels * sizeof(float),
+                      &inputCopy_);
   if (batches != lastBatches_ || height != lastHeight_ || width != lastWidth_ ||
       adjustmentH != lastAdjH_ || adjustmentW != lastAdjW_ || input != lastInput_ ||
       output != lastOutput_ || tp != lastPool_) {
@@ -307,6 +326,7 @@ bool XnnFullyConnected::run(size_t batches, const float* input, float* output, T
       pool, static_cast<double>(batches) * inputChannels_ * outputChannels_);
   // Preparing only: a model input or output has no buffer before the execution.
   if (XnnPrepareOnly::active() && (input == nullptr || output == nullptr)) return true;
+  input = paddedInput(input, batches * inputChannels_ * sizeof(float), &inputCopy_);
   if (batches != lastBatches_ || input != lastInput_ || output != lastOutput_ || tp != lastPool_) {
     const xnn_status s = xnn_setup_fully_connected_nc_f32(asOp(op_), batches, input, output, tp);
     if (!xnnOk(s, "xnn_setup_fully_connected_nc_f32", error)) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cpu/thread_pool.h"
 
@@ -115,6 +116,7 @@ class XnnConvolution {
   const float* lastInput_ = nullptr;
   float* lastOutput_ = nullptr;
   void* lastPool_ = nullptr;
+  std::vector<float> inputCopy_;  // an input whose end is too close to a page end (paddedInput)
 };
 
 // A float32 NHWC transposed convolution ("deconvolution") with weights packed once at
@@ -155,6 +157,7 @@ class XnnDeconvolution {
   const float* lastInput_ = nullptr;
   float* lastOutput_ = nullptr;
   void* lastPool_ = nullptr;
+  std::vector<float> inputCopy_;  // an input whose end is too close to a page end (paddedInput)
 };
 
 bool xnnFullyConnectedSupported(size_t inputChannels, size_t outputChannels, float outputMin,
@@ -182,6 +185,7 @@ class XnnFullyConnected {
   const float* lastInput_ = nullptr;
   float* lastOutput_ = nullptr;
   void* lastPool_ = nullptr;
+  std::vector<float> inputCopy_;  // an input whose end is too close to a page end (paddedInput)
 };
 
 }  // namespace nn
