@@ -16,10 +16,14 @@
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
+#include "float_kernel_check.h"
 
 namespace nn {
 namespace conv {
 namespace {
+
+using kernel_check::expectClose;
+using kernel_check::randomVector;
 
 struct Case {
   Geometry g;
@@ -72,27 +76,8 @@ Case randomCase(std::mt19937& rng, bool depthwise, bool allowDilation) {
   return {g, buf};
 }
 
-std::vector<float> randomVector(std::mt19937& rng, size_t n) {
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(rng);
-  return v;
-}
-
 // Elements after the output in the kernels' buffers: they must stay NaN (no write past the end).
 constexpr size_t kGuard = 64;
-
-// Same sums in another order (and with FMA): close, not equal. The bound scales with the
-// terms' magnitudes (|x| <= 1, |w| <= 1). `got` has kGuard more elements than `want`.
-void expectClose(const std::vector<float>& want, const std::vector<float>& got, size_t terms,
-                 const std::string& what) {
-  ASSERT_EQ(want.size() + kGuard, got.size());
-  const float tol = 2e-6f * static_cast<float>(terms + 1);
-  for (size_t i = 0; i < want.size(); ++i)
-    ASSERT_NEAR(want[i], got[i], tol) << what << " at " << i;
-  for (size_t i = want.size(); i < got.size(); ++i)
-    ASSERT_TRUE(std::isnan(got[i])) << what << ": written past the output at " << i;
-}
 
 TEST(ConvDirect, DepthwiseMatchesReference) {
   std::mt19937 rng(20261123);
@@ -109,7 +94,7 @@ TEST(ConvDirect, DepthwiseMatchesReference) {
     kDepthwiseReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
     fastDepthwiseFloat(g, in.data(), filter.data(), bias.data(), got.data(),
                        iter % 2 ? &pool : nullptr, ks);
-    expectClose(want, got, g.filterH * g.filterW, c.text);
+    expectClose(want, got, kGuard, g.filterH * g.filterW, c.text);
   }
 }
 
@@ -143,7 +128,7 @@ TEST(ConvDirect, DepthwiseModelLikeShapes) {
         std::vector<float> want(outCount), got(outCount + kGuard, NAN);
         kDepthwiseReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
         fastDepthwiseFloat(g, in.data(), filter.data(), bias.data(), got.data(), &pool, ks);
-        expectClose(want, got, k * k,
+        expectClose(want, got, kGuard, k * k,
                     "channels " + std::to_string(channels) + " k " + std::to_string(k) +
                         " stride " + std::to_string(stride));
       }
@@ -180,7 +165,7 @@ TEST(ConvDirect, NarrowConvMatchesReference) {
     kConvReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
     fastNarrowConvFloat(g, in.data(), filter.data(), bias.data(), got.data(),
                         iter % 2 ? &pool : nullptr, ks);
-    expectClose(want, got, static_cast<size_t>(g.filterH) * g.filterW * g.inC, c.text);
+    expectClose(want, got, kGuard, static_cast<size_t>(g.filterH) * g.filterW * g.inC, c.text);
   }
 }
 
@@ -222,7 +207,7 @@ TEST(ConvDirect, NarrowConvPoseHead) {
     std::vector<float> want(static_cast<size_t>(g.outH) * g.outW), got(want.size() + kGuard, NAN);
     kConvReference.f32(g, in.data(), filter.data(), bias.data(), want.data());
     fastNarrowConvFloat(g, in.data(), filter.data(), bias.data(), got.data(), nullptr, ks);
-    expectClose(want, got, 72, "variant " + std::to_string(variant));
+    expectClose(want, got, kGuard, 72, "variant " + std::to_string(variant));
   }
 }
 

@@ -15,29 +15,16 @@
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
+#include "float_kernel_check.h"
 
 namespace nn {
 namespace conv {
 namespace {
 
+using kernel_check::expectClose;
+using kernel_check::randomVector;
+
 constexpr size_t kGuard = 80;
-
-std::vector<float> randomVector(std::mt19937& rng, size_t n) {
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(rng);
-  return v;
-}
-
-void expectClose(const std::vector<float>& want, const std::vector<float>& got, size_t terms,
-                 const std::string& what) {
-  ASSERT_EQ(want.size() + kGuard, got.size());
-  const float tol = 2e-6f * static_cast<float>(terms + 1);
-  for (size_t i = 0; i < want.size(); ++i)
-    ASSERT_NEAR(want[i], got[i], tol) << what << " at " << i;
-  for (size_t i = want.size(); i < got.size(); ++i)
-    ASSERT_TRUE(std::isnan(got[i])) << what << ": written past the output at " << i;
-}
 
 TEST(PanelGemm, OfferedOnlyWithAvx512) {
   Geometry g;
@@ -91,7 +78,7 @@ TEST(PanelGemm, Conv1x1MatchesReference) {
     PackedFloatWeights w;
     packFloatWeights(filter.data(), g.outC, g.inC, &w);
     fastConvFloat(g, in.data(), w, bias.data(), got.data(), iter % 2 ? &pool : nullptr, ks);
-    expectClose(want, got, g.inC, text);
+    expectClose(want, got, kGuard, g.inC, text);
   }
 }
 
@@ -120,7 +107,7 @@ TEST(PanelGemm, ThreadSplits) {
     PackedFloatWeights w;
     packFloatWeights(filter.data(), g.outC, g.inC, &w);
     fastConvFloat(g, in.data(), w, bias.data(), got.data(), &pool, ks);
-    expectClose(want, got, g.inC, std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" +
+    expectClose(want, got, kGuard, g.inC, std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" +
                                       std::to_string(s[2]));
   }
 }
@@ -155,7 +142,7 @@ TEST(PanelGemm, FullyConnectedMatchesLoop) {
     packFloatWeights(weights.data(), n, k, &w);
     fastFullyConnectedFloat(batches, activation, in.data(), w, withBias ? bias.data() : nullptr,
                             got.data(), iter % 2 ? &pool : nullptr, ks);
-    expectClose(want, got, k,
+    expectClose(want, got, kGuard, k,
                 "FC b" + std::to_string(batches) + " k" + std::to_string(k) + " n" +
                     std::to_string(n) + " act " + std::to_string(activation));
   }

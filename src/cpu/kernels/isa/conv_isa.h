@@ -66,16 +66,8 @@ struct ConvTransposeFloatArgs {
 };
 
 // A float32 CONV_2D (NHWC) computed directly, for few output channels (conv_direct_avx512.cc):
-// filter as given, [outC][kh][kw][inC]; dilation 1.
-struct ConvDirectFloatArgs {
-  uint32_t batches, inH, inW, inC, outH, outW, outC, filterH, filterW;
-  int32_t strideH, strideW, padTop, padLeft;
-  float outputMin, outputMax;
-  const float* input;
-  const float* filter;
-  const float* bias;
-  float* output;
-};
+// the same fields, filter as given, [outC][kh][kw][inC]; dilation 1.
+using ConvDirectFloatArgs = ConvTransposeFloatArgs;
 
 // Signatures shared by every ISA (one function per ISA namespace below, declared with these
 // types; the definitions spell them out):
