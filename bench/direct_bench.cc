@@ -17,6 +17,7 @@
 
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/gemm_half.h"
 #include "cpu/xnnpack_util.h"
 
 namespace {
@@ -207,11 +208,13 @@ double minSeconds(int runs, const Fn& fn) {
 int main(int argc, char** argv) {
   int runs = 50;
   int threads = 1;  // s4-gemm: the gemm layers (both sides) on a pool of this many threads
+  bool half = false;  // s5-fp16: also time the float16 GEMM of relaxed models on the gemm layers
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--half")) half = true;
   }
   printf("%-30s %9s %9s %9s %9s %6s %9s %s\n", "layer", "xnn ms", "xnn GF/s", "direct ms",
          "dir GF/s", "ratio", "max|diff|", "chosen");
@@ -277,6 +280,22 @@ int main(int argc, char** argv) {
     printf("%-30s %9.4f %9.1f %9.4f %9.1f %6.2f %9.2g %s\n", l.name, xs * 1e3,
            xs > 0 ? 2 * macs / xs * 1e-9 : 0.0, ds * 1e3, ds > 0 ? 2 * macs / ds * 1e-9 : 0.0,
            xs > 0 && ds > 0 ? ds / xs : 0.0, diff, !have ? "-" : chosen ? "own" : "xnnpack");
+    // s5-fp16: the float16 GEMM (relaxed models, AVX512-FP16), its time over the float32 GEMM's
+    // ("direct ms") and its largest difference from it.
+    if (half && !strncmp(l.name, "gemm ", 5) && have && nn::conv::halfGemmAvailable()) {
+      nn::conv::PackedHalfWeights hw;
+      nn::conv::packHalfWeights(w.data(), g.outC, g.inC, &hw);
+      std::vector<float> outH(outCount);
+      const double hs = minSeconds(runs, [&] {
+        nn::conv::halfGemmFloat(g.outH * g.outW, in.data(), g.inC, hw, bias.data(),
+                                g.p.activation, outH.data(), pool, ks);
+      });
+      double hd = 0;
+      for (size_t i = 0; i < outCount; ++i)
+        hd = std::max(hd, static_cast<double>(std::fabs(outH[i] - outD[i])));
+      printf("%-30s %9s %9s %9.4f %9.1f %6.2f %9.2g f16/f32\n", "  float16", "", "", hs * 1e3,
+             2 * macs / hs * 1e-9, ds > 0 ? hs / ds : 0.0, hd);
+    }
   }
   return 0;
 }

@@ -74,9 +74,16 @@ CpuFeatures capped(CpuFeatures f) {
     // AVX-512 without the int8 dot-product extension (Skylake-SP), to cover that path here.
     cap = IsaLevel::kAvx512;
     f.avx512vnni = false;
+    f.avx512fp16 = false;
     f.amxTile = f.amxInt8 = f.amxBf16 = false;
   } else if (strcmp(v, "avx512vnni") == 0) {
-    // AVX-512 + VNNI without the AMX tiles, to compare and cover the VNNI int8 path here.
+    // AVX-512 + VNNI without the AMX tiles (nor AVX512-FP16: Ice Lake / Zen 4), to compare and
+    // cover the VNNI int8 path here.
+    cap = IsaLevel::kAvx512;
+    f.amxTile = f.amxInt8 = f.amxBf16 = false;
+    f.avx512fp16 = false;
+  } else if (strcmp(v, "avx512fp16") == 0) {
+    // s5-fp16: AVX-512 + VNNI + AVX512-FP16 without the AMX tiles.
     cap = IsaLevel::kAvx512;
     f.amxTile = f.amxInt8 = f.amxBf16 = false;
   } else {

@@ -2,7 +2,7 @@
 // built for wider ISAs (per file, with target flags) are chosen here at run time from what the
 // processor and OS support, capped by NNAPI_CPU_ISA=baseline|avx2|avx512 so tests can cover
 // every path on one machine (avx512novnni: AVX-512 without VNNI; avx512vnni: AVX-512 + VNNI
-// without AMX).
+// without AMX and AVX512-FP16; avx512fp16: AVX-512 + VNNI + AVX512-FP16 without AMX).
 #pragma once
 
 namespace nn {

@@ -3,8 +3,10 @@
 //   nnapi devices
 //   nnapi inspect MODEL [--verbose] [--device NAME]...
 //   nnapi run MODEL [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]
-//                   [--threads N] [--seed N] [--image FILE.png|jpg [--range LO,HI | --mean M --std S]]
-//   nnapi bench MODEL [--threads N] [--runs N] [--warmup N] [--device NAME | --reference]
+//                   [--threads N] [--seed N] [--relaxed]
+//                   [--image FILE.png|jpg [--range LO,HI | --mean M --std S]]
+//   nnapi bench MODEL [--threads N] [--runs N] [--warmup N] [--relaxed]
+//                     [--device NAME | --reference]
 //   nnapi demo face|selfie|pose IMAGE [--output DIR] [--model FILE] [--device NAME]
 //
 // Exit status: 0 success, 1 the command failed, 2 bad usage (see --help).
@@ -74,8 +76,8 @@ void PrintUsage(FILE* out) {
                "  nnapi devices\n"
                "  nnapi inspect MODEL.tflite [--verbose] [--device NAME]...\n"
                "  nnapi run MODEL.tflite [--input FILE.npy]... [--output-dir DIR] [--device NAME | --reference]\n"
-               "                         [--threads N] [--seed N] [--image FILE [--range LO,HI | --mean M --std S]]\n"
-               "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--device NAME | --reference]\n"
+               "                         [--threads N] [--seed N] [--relaxed] [--image FILE [--range LO,HI | --mean M --std S]]\n"
+               "  nnapi bench MODEL.tflite [--runs N] [--warmup N] [--threads N] [--relaxed] [--device NAME | --reference]\n"
                "  nnapi demo face|selfie|pose IMAGE.png|jpg [--output DIR] [--model FILE.tflite] [--device NAME]\n"
                "  nnapi --help\n"
                "  nnapi --version\n"
@@ -111,6 +113,9 @@ void PrintUsage(FILE* out) {
                "  --devices A,B      inspect: compile for these devices together (createForDevices) and show the plan\n"
                "  --reference        same as --device %s (the op-by-op reference kernels)\n"
                "  -t, --threads N    CPU driver threads for this compilation (ANNLinux_Compilation_setCpuThreadCount)\n"
+               "  --relaxed          run/bench: mark the model ANeuralNetworksModel_relaxComputationFloat32toFloat16\n"
+               "                     (float32 arithmetic may run in float16 range and precision; what TFLite's NNAPI\n"
+               "                     delegate does with allow_fp16)\n"
                "  --cache-dir DIR    run/bench: ANeuralNetworksCompilation_setCaching(DIR, token from the model path\n"
                "                     and size); drivers that cache keep their files under DIR\n"
                "  -v, --verbose      inspect: one line per TFLite operator\n"
@@ -152,6 +157,7 @@ struct Args {
   bool verbose = false;
   bool runs_given = false;
   bool no_progress = false;  // bench --no-progress
+  bool relaxed = false;      // run/bench --relaxed
   // Images (run --image, demo).
   std::string image, demo_model;
   std::vector<std::string> extra;  // positionals after the first (demo: the image)
@@ -239,6 +245,7 @@ Args ParseArgs(int argc, char** argv) {
     else if (s == "--help" || s == "-h") Help();
     else if (s == "--version") Version();
     else if (s == "--no-progress") a.no_progress = true;
+    else if (s == "--relaxed") a.relaxed = true;
     else if (!s.empty() && s[0] == '-') Usage(("unknown option " + s).c_str());
     else if (a.model.empty()) a.model = s;
     else if (a.command == "demo" && a.extra.empty()) a.extra.push_back(s);
@@ -249,6 +256,7 @@ Args ParseArgs(int argc, char** argv) {
   if ((a.range_given || a.mean_given) && a.image.empty() && a.command != "demo") Usage("--range/--mean/--std apply to --image");
   if (!a.image.empty() && !a.inputs.empty()) Usage("give either --image or --input");
   if (!a.image.empty() && a.command != "run") Usage("--image is for run (demo takes the image as an argument)");
+  if (a.relaxed && a.command != "run" && a.command != "bench") Usage("--relaxed is for run and bench");
   return a;
 }
 
@@ -383,14 +391,16 @@ struct Loaded {
   double import_ms = 0;
 };
 
-bool LoadModel(const std::string& path, Loaded* l) {
+bool LoadModel(const std::string& path, Loaded* l, bool relaxed = false) {
   std::string err;
   if (!l->file.Open(path, &err)) {
     std::fprintf(stderr, "nnapi: %s\n", err.c_str());
     return false;
   }
   auto t0 = std::chrono::steady_clock::now();
-  if (!ImportModelFile(l->file, ImportOptions(), &l->imported, &l->report, &err)) {
+  ImportOptions options;
+  options.relax_float32_to_float16 = relaxed;
+  if (!ImportModelFile(l->file, options, &l->imported, &l->report, &err)) {
     std::fprintf(stderr, "nnapi: %s: %s\n", path.c_str(), err.c_str());
     if (l->report.unsupported > 1) {
       std::fprintf(stderr, "nnapi: %d unsupported operators in total; see `nnapi inspect %s`\n",
@@ -923,7 +933,7 @@ std::string ValuesPreview(const NnOperand& o, const std::vector<uint8_t>& buf, d
 // Loads, compiles and runs the model of `a` once on its inputs (run and demo share it).
 bool RunOnce(const Args& a, Loaded* l, Compiled* c, IoBuffers* io, Execution* ex,
              double* compile_ms, double* run_ms) {
-  if (!LoadModel(a.model, l)) return false;
+  if (!LoadModel(a.model, l, a.relaxed)) return false;
   if (!Compile(*l, a.devices, a.threads, c, compile_ms, a.cache_dir, a.model)) return false;
   if (!PrepareInputs(a, *l, io)) return false;
   if (!SetupExecution(*c, io, false, ex)) return false;
@@ -1047,7 +1057,7 @@ class Progress {
 int CmdBench(const Args& a) {
   auto t_init = std::chrono::steady_clock::now();
   Loaded l;
-  if (!LoadModel(a.model, &l)) return 1;
+  if (!LoadModel(a.model, &l, a.relaxed)) return 1;
   Compiled c;
   double compile_ms = 0;
   if (!Compile(l, a.devices, a.threads, &c, &compile_ms, a.cache_dir, a.model)) return 1;
@@ -1062,6 +1072,7 @@ int CmdBench(const Args& a) {
   std::printf("Graph: [%s]\n", a.model.c_str());
   std::printf("Device: [%s]\n", a.devices.empty() ? "runtime default" : a.devices[0].c_str());
   std::printf("Num threads: [%s]\n", a.threads > 0 ? std::to_string(a.threads).c_str() : "driver default");
+  if (a.relaxed) std::printf("Relaxed: [float32 computed in float16 allowed]\n");
   std::printf("Min num runs: [%d]\nNum warmup runs: [%d]\n", a.runs, a.warmup);
   std::printf("Loaded model %s\n", a.model.c_str());
   std::printf("The input model file size (MB): %.4f\n", l.file.file_size() / 1e6);

@@ -17,7 +17,7 @@ ImportedModel::~ImportedModel() {
 }
 
 bool BuildNnapiModel(NnGraph&& graph, int fd, size_t file_size, ImportedModel* out,
-                     std::string* error) {
+                     std::string* error, bool relaxed) {
   out->graph_ = std::move(graph);
   const NnGraph& g = out->graph_;
   auto check = [&](int r, const std::string& what) {
@@ -92,6 +92,9 @@ bool BuildNnapiModel(NnGraph&& graph, int fd, size_t file_size, ImportedModel* o
                  static_cast<uint32_t>(g.outputs.size()), g.outputs.data()),
              "identifyInputsAndOutputs"))
     return false;
+  if (relaxed && !check(ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, true),
+                        "ANeuralNetworksModel_relaxComputationFloat32toFloat16"))
+    return false;
   if (!check(ANeuralNetworksModel_finish(model), "ANeuralNetworksModel_finish")) return false;
   return true;
 }
@@ -103,7 +106,8 @@ bool ImportModelFile(const ModelFile& file, const ImportOptions& options, Import
     *error = report->first_error.empty() ? "import failed" : report->first_error;
     return false;
   }
-  return BuildNnapiModel(std::move(graph), file.fd(), file.file_size(), out, error);
+  return BuildNnapiModel(std::move(graph), file.fd(), file.file_size(), out, error,
+                         options.relax_float32_to_float16);
 }
 
 }  // namespace nnapi_tflite

@@ -103,6 +103,10 @@ struct ImportOptions {
   bool allow_partial = false;
   // Fold DEQUANTIZE of constant tensors into float32 constants.
   bool fold_dequantize = true;
+  // ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, true) before the model is
+  // finished (what TFLite's NNAPI delegate does with allow_fp16): float32 arithmetic may then
+  // run in float16 range and precision.
+  bool relax_float32_to_float16 = false;
 };
 
 // Returns true when every operator was mapped or folded. The report is filled in either case;
@@ -132,7 +136,7 @@ class ImportedModel {
 
  private:
   friend bool BuildNnapiModel(NnGraph&& graph, int fd, size_t file_size, ImportedModel* out,
-                              std::string* error);
+                              std::string* error, bool relaxed);
   NnGraph graph_;
   ANeuralNetworksModel* model_ = nullptr;
   ANeuralNetworksMemory* memory_ = nullptr;
@@ -140,8 +144,9 @@ class ImportedModel {
 
 // Creates and finishes the NNAPI model for `graph`. File constants are referenced through one
 // ANeuralNetworksMemory created from `fd` (the mapped model file, `file_size` bytes).
+// `relaxed`: the model is marked relaxComputationFloat32toFloat16 before it is finished.
 bool BuildNnapiModel(NnGraph&& graph, int fd, size_t file_size, ImportedModel* out,
-                     std::string* error);
+                     std::string* error, bool relaxed = false);
 
 // Convenience: PlanImport (strict) + BuildNnapiModel for a mapped file.
 bool ImportModelFile(const ModelFile& file, const ImportOptions& options, ImportedModel* out,

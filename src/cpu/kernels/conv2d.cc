@@ -14,6 +14,7 @@
 #include "cpu/kernels/conv_driver.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
+#include "cpu/kernels/gemm_half.h"
 #include "cpu/xnnpack_util.h"
 
 namespace nn {
@@ -25,6 +26,9 @@ using namespace conv;  // NOLINT: the family's types and helpers
 struct ConvState : public PreparedConv {
   std::optional<PackedQuantWeights> quantWeights;  // constant quant8 filter
   std::optional<PackedFloatWeights> floatWeights;  // constant float16, or float32 without XNNPACK
+  // s5-fp16: instead of floatWeights, a constant filter of a 1x1 convolution computed in
+  // float16 (relaxed model or float16 data, halfGemmPreferred).
+  std::optional<PackedHalfWeights> halfWeights;
 };
 
 // One execution's XNNPACK operator, recreated only if the padding changes (implicit padding
@@ -63,6 +67,14 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, PackedQuantWeights* out)
 }
 
 void prepareFloatFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
+  if (halfGemmPreferred(ctx, g)) {  // s5-fp16
+    const uint32_t k = g.filterH * g.filterW * g.inC;
+    if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16)
+      packHalfWeights(ctx.input<Half>(1), g.outC, k, &st.halfWeights.emplace());
+    else
+      packHalfWeights(ctx.input<float>(1), g.outC, k, &st.halfWeights.emplace());
+    return;
+  }
   if (ctx.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(g)) return;
   packFloatFilter(ctx, g, &st.floatWeights.emplace());
 }
@@ -78,6 +90,11 @@ bool runXnnpack(OpContext& ctx, const Geometry& g, Conv2dScratch& sc, const floa
 // The packed float GEMM, or the direct kernel for few output channels (float32 filter).
 void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc,
                    const float* in, const float* bias, float* out) {
+  if (st.halfWeights) {  // s5-fp16: a 1x1 stride-1 convolution, its rows the input pixels
+    halfGemmFloat(g.batches * g.outH * g.outW, in, g.inC, *st.halfWeights, bias, g.p.activation,
+                  out, ctx.threadPool(), sc.kernel);
+    return;
+  }
   if (ctx.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(g)) {
     fastNarrowConvFloat(g, in, ctx.input<float>(1), bias, out, ctx.threadPool(), sc.kernel);
     return;

@@ -1,0 +1,107 @@
+// s5-fp16: the driver of the float16 GEMM (isa/gemm_half_avx512fp16.cc): which operations may
+// take it, weight packing, and the split over threads (as gemm_float.cc's).
+#include "cpu/kernels/gemm_half.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cpu/isa.h"
+#include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/isa/gemm_half_isa.h"
+
+namespace nn {
+namespace conv {
+namespace {
+
+uint16_t bits(Half h) {
+  uint16_t b;
+  std::memcpy(&b, &h, sizeof(b));
+  return b;
+}
+
+template <typename T>
+void pack(const T* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
+  out->n = n;
+  out->k = k;
+  const uint32_t tiles = (n + kHalfTileN - 1) / kHalfTileN;
+  out->data.assign(static_cast<size_t>(tiles) * k * kHalfTileN, 0);
+  for (uint32_t col = 0; col < n; ++col) {
+    uint16_t* dst = out->data.data() + static_cast<size_t>(col / kHalfTileN) * k * kHalfTileN +
+                    col % kHalfTileN;
+    const T* src = w + static_cast<size_t>(col) * k;
+    for (uint32_t kk = 0; kk < k; ++kk) dst[static_cast<size_t>(kk) * kHalfTileN] =
+        bits(static_cast<Half>(src[kk]));
+  }
+}
+
+}  // namespace
+
+bool halfGemmAvailable() {
+  const CpuFeatures& f = cpuFeatures();
+  return f.avx512fp16 && isaLevel() >= IsaLevel::kAvx512;
+}
+
+bool halfArithmeticAllowed(const OpContext& ctx) {
+  return ctx.relaxed() || ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
+}
+
+bool halfGemmPreferred(const OpContext& ctx, const Geometry& g) {
+  // nnapi_bench_direct --half, one thread, the 1x1 layers of the MediaPipe models: 0.47-0.7x
+  // the float32 panel GEMM's time from 32 output channels up (0.8-0.95 with k <= 48 at 64x64
+  // and larger maps, where rounding the rows to float16 costs as much as it saves), 1.3-2.2x
+  // below (8-24 channels fill a 32-lane float16 vector a quarter to three quarters).
+  return halfGemmAvailable() && halfArithmeticAllowed(ctx) && g.outC >= 32 &&
+         panelGemmPreferred(g);
+}
+
+void packHalfWeights(const float* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
+  pack(w, n, k, out);
+}
+void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
+  pack(w, n, k, out);
+}
+
+void halfGemmFloat(uint32_t m, const float* a, size_t lda, const PackedHalfWeights& w,
+                   const float* bias, int32_t activation, float* c, ThreadPool* pool,
+                   KernelScratch& ks) {
+  GemmHalfArgs args{};
+  args.m = m;
+  args.n = w.n;
+  args.k = w.k;
+  args.lda = lda;
+  args.a = a;
+  args.packed = w.data.data();
+  args.bias = bias;
+  activationRangeFloat(activation, &args.outputMin, &args.outputMax);
+  args.c = c;
+  const uint32_t tiles = (w.n + kHalfTileN - 1) / kHalfTileN;
+  const size_t scratchBytes = halfGemmScratchElems(w.k) * sizeof(uint32_t);
+  constexpr double kMinParallelMacs = 400000.0;  // as gemm_float.cc
+  const int threads = pool != nullptr ? pool->numThreads() : 1;
+  if (threads <= 1 || static_cast<double>(m) * w.n * w.k < kMinParallelMacs) {
+    ks.slots.reserve(1, scratchBytes);
+    isa_avx512fp16::gemmHalfPanels(args, 0, m, 0, tiles, ks.slots.slot<uint32_t>(0));
+    return;
+  }
+  // As gemm_float.cc: whole tiles per thread when they divide evenly or are many, else row
+  // ranges in multiples of kHalfRowAlign rows. Each thread converts its rows itself.
+  const size_t slots = static_cast<size_t>(threads);
+  ks.slots.reserve(slots, scratchBytes);
+  if ((w.n % kHalfTileN == 0 && tiles % slots == 0) || tiles >= 4 * slots) {
+    runSlots(pool, tiles, std::min<size_t>(slots, tiles), [&](size_t b, size_t e, size_t s) {
+      isa_avx512fp16::gemmHalfPanels(args, 0, m, static_cast<uint32_t>(b),
+                                     static_cast<uint32_t>(e), ks.slots.slot<uint32_t>(s));
+    });
+    return;
+  }
+  const size_t units = (m + kHalfRowAlign - 1) / kHalfRowAlign;
+  runSlots(pool, units, std::min(slots, units), [&](size_t b, size_t e, size_t s) {
+    isa_avx512fp16::gemmHalfPanels(
+        args, static_cast<uint32_t>(b * kHalfRowAlign),
+        static_cast<uint32_t>(std::min<size_t>(m, e * kHalfRowAlign)), 0, tiles,
+        ks.slots.slot<uint32_t>(s));
+  });
+}
+
+}  // namespace conv
+}  // namespace nn

@@ -1,0 +1,45 @@
+// s5-fp16: float16 arithmetic for relaxed models (ANeuralNetworksModel_relaxComputationFloat32
+// toFloat16) and TENSOR_FLOAT16 operands where the processor has AVX512-FP16: the 1x1
+// convolution's GEMM (gemm_half.cc, isa/gemm_half_avx512fp16.cc). float32 data stays float32
+// in memory; the kernel rounds its inputs to float16, multiplies in float16 and adds up in
+// float32 (see gemm_half_isa.h for the error bound).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/kernel.h"
+#include "cpu/kernels/conv_common.h"
+#include "cpu/thread_pool.h"
+
+namespace nn {
+namespace conv {
+
+// Whether this processor and NNAPI_CPU_ISA (below `avx512fp16` it is capped away) have the
+// float16 GEMM.
+bool halfGemmAvailable();
+// Whether the operation may compute in float16: its model is relaxed or its data is
+// TENSOR_FLOAT16 (then widened to float32 around the kernels, the arithmetic stays float16).
+bool halfArithmeticAllowed(const OpContext& ctx);
+// A 1x1 CONV_2D the float16 GEMM takes (where panelGemmPreferred would take the float32 one,
+// with at least 32 output channels) when halfArithmeticAllowed and halfGemmAvailable.
+bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
+
+// Weights W[n][k] (row-major, k contiguous) rounded to float16 and packed in kHalfTileN-column
+// tiles (gemm_half_isa.h).
+struct PackedHalfWeights {
+  uint32_t n = 0, k = 0;
+  std::vector<uint16_t> data;
+};
+void packHalfWeights(const float* w, uint32_t n, uint32_t k, PackedHalfWeights* out);
+void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* out);
+
+// c[m][n] = clamp(bias + a[m][k] * W^T) with row r of a at a + r * lda, in float16 arithmetic;
+// `pool` may be null; scratch from `ks` (grown once, then nothing is allocated). Only where
+// halfGemmAvailable().
+void halfGemmFloat(uint32_t m, const float* a, size_t lda, const PackedHalfWeights& w,
+                   const float* bias, int32_t activation, float* c, ThreadPool* pool,
+                   KernelScratch& ks);
+
+}  // namespace conv
+}  // namespace nn

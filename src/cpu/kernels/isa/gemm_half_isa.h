@@ -1,0 +1,55 @@
+// s5-fp16: the float16 GEMM of relaxed (and TENSOR_FLOAT16) 1x1 convolutions, built with
+// AVX512-FP16 (gemm_half_avx512fp16.cc; driver gemm_half.cc). Same include rules as
+// conv_isa.h: plain declarations and trivial structs only, so the ISA unit emits nothing that
+// baseline code could end up calling.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace nn {
+
+// Packed float16 weights: [tile][k][kHalfTileN] binary16 bits, zero past n. 64 columns =
+// two 32-lane fp16 vectors per row and k.
+constexpr uint32_t kHalfTileN = 64;
+// Terms summed in float16 before they are added into the float32 sums: the float16 rounding
+// error of a partial sum grows with its length (typically sqrt(kb) * 2^-12 of its magnitude),
+// the float32 flush costs conversions and a load and store of the output per block. On the
+// MediaPipe models rounding the inputs dominates the difference from float32 (blocks of 4 to
+// all k terms all gave 1-3% on pose_landmark_lite), but with 64 the face detector's scores
+// came within 0.0094 of tests/tflite_e2e_test.cc's 1e-2 bound (0.003 with 32), and 64 was only
+// ~5% faster over the 1x1 layers (nnapi_bench_direct --half). See
+// tests/internal/gemm_half_test.cc for the bounds.
+constexpr uint32_t kHalfKBlock = 32;
+// Rows of a converted to float16 at a time (each value as a 32-bit pair, see
+// gemm_half_avx512fp16.cc): these rows with one weight tile stay in L2.
+constexpr size_t kHalfBlockElems = 48 * 1024;  // 192 KB
+constexpr uint32_t kHalfRowAlign = 8;           // row blocks are multiples of this
+
+// Rows per converted block for this k (at least kHalfRowAlign), and the scratch one call of
+// gemmHalfPanels needs: that many rows of k uint32.
+inline size_t halfGemmBlockRows(uint32_t k) {
+  size_t rows = kHalfBlockElems / (k > 0 ? k : 1) / kHalfRowAlign * kHalfRowAlign;
+  return rows < kHalfRowAlign ? kHalfRowAlign : rows;
+}
+inline size_t halfGemmScratchElems(uint32_t k) { return halfGemmBlockRows(k) * (k > 0 ? k : 1); }
+
+// c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
+// the output columns of packed tiles [tileBegin, tileEnd); a, bias and c float32, a and W
+// rounded to float16 and multiplied in float16, partial sums of kHalfKBlock terms added up in
+// float32. `scratch` holds halfGemmScratchElems(k) uint32 (the caller's, one per thread).
+struct GemmHalfArgs {
+  uint32_t m, n, k;
+  size_t lda;               // floats between consecutive rows of a
+  const float* a;
+  const uint16_t* packed;   // the layout above
+  const float* bias;        // [n]; null: zero
+  float outputMin, outputMax;
+  float* c;                 // [m][n]
+};
+namespace isa_avx512fp16 {
+void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
+                    uint32_t tileBegin, uint32_t tileEnd, uint32_t* scratch);
+}  // namespace isa_avx512fp16
+
+}  // namespace nn
