@@ -330,7 +330,9 @@ TEST_P(RelaxedRealModel, WithinOnePercentOfFloat32) {
               name.c_str(), worst);
   // With AVX512-FP16 (not capped away) the relaxed model really computes in float16: its
   // results differ from the float32 ones.
-  if (CpuHasAvx512Fp16Uncapped()) EXPECT_GT(worst, 0.0) << "relaxed run identical to float32";
+  if (CpuHasAvx512Fp16Uncapped()) {
+    EXPECT_GT(worst, 0.0) << "relaxed run identical to float32";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(MediaPipe, RelaxedRealModel,

@@ -38,8 +38,11 @@ TEST(HalfGemm, OfferedOnlyWithAvx512Fp16) {
   EXPECT_EQ(halfGemmAvailable(), cpuFeatures().avx512fp16 && isaLevel() >= IsaLevel::kAvx512);
   const char* cap = getenv("NNAPI_CPU_ISA");
   if (cap != nullptr) {
-    for (const char* below : {"baseline", "sse2", "avx2", "avx512novnni", "avx512vnni"})
-      if (std::strcmp(cap, below) == 0) EXPECT_FALSE(halfGemmAvailable()) << "capped at " << cap;
+    for (const char* below : {"baseline", "sse2", "avx2", "avx512novnni", "avx512vnni"}) {
+      if (std::strcmp(cap, below) == 0) {
+        EXPECT_FALSE(halfGemmAvailable()) << "capped at " << cap;
+      }
+    }
   }
 }
 

@@ -46,12 +46,15 @@ bool halfArithmeticAllowed(const OpContext& ctx) {
 }
 
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g) {
-  // nnapi_bench_direct --half, one thread, the 1x1 layers of the MediaPipe models: 0.47-0.7x
-  // the float32 panel GEMM's time from 32 output channels up (0.8-0.95 with k <= 48 at 64x64
-  // and larger maps, where rounding the rows to float16 costs as much as it saves), 1.3-2.2x
-  // below (8-24 channels fill a 32-lane float16 vector a quarter to three quarters).
-  return halfGemmAvailable() && halfArithmeticAllowed(ctx) && g.outC >= 32 &&
-         panelGemmPreferred(g);
+  // nnapi_bench_direct --half, one thread, the 1x1 layers of the MediaPipe models: 0.5-0.7x
+  // the float32 panel GEMM's time with many channels, 0.85-1.0 with k <= 48 or n <= 48 (the
+  // per-row conversion and the float32 flushes weigh more), slower (1.1-2.3x) with fewer than
+  // 32 output channels, with k = 8, or where the last 32-lane float16 vector is mostly empty
+  // (n = 33..47: 39 and 40 measured 0.84-1.3).
+  if (!halfGemmAvailable() || !halfArithmeticAllowed(ctx)) return false;
+  const uint32_t n = g.outC, k = g.filterH * g.filterW * g.inC;
+  const uint32_t lanes = (n + 31) / 32 * 32;
+  return n >= 32 && 4 * n >= 3 * lanes && k >= 12 && panelGemmPreferred(g);
 }
 
 void packHalfWeights(const float* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {

@@ -21,8 +21,9 @@ bool halfGemmAvailable();
 // Whether the operation may compute in float16: its model is relaxed or its data is
 // TENSOR_FLOAT16 (then widened to float32 around the kernels, the arithmetic stays float16).
 bool halfArithmeticAllowed(const OpContext& ctx);
-// A 1x1 CONV_2D the float16 GEMM takes (where panelGemmPreferred would take the float32 one,
-// with at least 32 output channels) when halfArithmeticAllowed and halfGemmAvailable.
+// A 1x1 CONV_2D the float16 GEMM takes when halfArithmeticAllowed and halfGemmAvailable: where
+// panelGemmPreferred would take the float32 one, and the float16 one measured faster (at least
+// 32 output channels filling 32-lane vectors to 3/4 or more, k >= 12).
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
 
 // Weights W[n][k] (row-major, k contiguous) rounded to float16 and packed in kHalfTileN-column

@@ -38,14 +38,19 @@ inline __mmask16 laneMask(uint32_t n) {
 // with one per FMA the kernel ran at half the FMA rate (nnapi_bench_direct --half).
 void toHalfPairs(const float* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
   const __mmask16 tail = laneMask(k % 16);
+  // Word i of the converted 16 to words 2i and 2i + 1: one vpermw.
+  alignas(64) static const uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,
+                                                  5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
+                                                  11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
+  const __m512i pairs = _mm512_load_si512(kPairs);
   for (uint32_t r = 0; r < rows; ++r) {
     const float* src = a + static_cast<size_t>(r) * lda;
     uint32_t* out = dst + static_cast<size_t>(r) * k;
     for (uint32_t kk = 0; kk < k; kk += 16) {
       const __mmask16 m = k - kk >= 16 ? __mmask16(0xFFFF) : tail;
       const __m256i h = _mm256_castph_si256(_mm512_cvtxps_ph(_mm512_maskz_loadu_ps(m, src + kk)));
-      const __m512i w = _mm512_cvtepu16_epi32(h);
-      _mm512_mask_storeu_epi32(out + kk, m, _mm512_or_si512(w, _mm512_slli_epi32(w, 16)));
+      _mm512_mask_storeu_epi32(out + kk, m,
+                               _mm512_permutexvar_epi16(pairs, _mm512_castsi256_si512(h)));
     }
   }
 }

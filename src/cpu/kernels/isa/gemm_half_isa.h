@@ -27,12 +27,13 @@ constexpr size_t kHalfBlockElems = 48 * 1024;  // 192 KB
 constexpr uint32_t kHalfRowAlign = 8;           // row blocks are multiples of this
 
 // Rows per converted block for this k (at least kHalfRowAlign), and the scratch one call of
-// gemmHalfPanels needs: that many rows of k uint32.
-inline size_t halfGemmBlockRows(uint32_t k) {
+// gemmHalfPanels needs: that many rows of k uint32. Static (internal linkage): the ISA unit's
+// copy, compiled with AVX-512 flags, must not be the one the linker keeps for baseline code.
+static inline size_t halfGemmBlockRows(uint32_t k) {
   size_t rows = kHalfBlockElems / (k > 0 ? k : 1) / kHalfRowAlign * kHalfRowAlign;
   return rows < kHalfRowAlign ? kHalfRowAlign : rows;
 }
-inline size_t halfGemmScratchElems(uint32_t k) { return halfGemmBlockRows(k) * (k > 0 ? k : 1); }
+static inline size_t halfGemmScratchElems(uint32_t k) { return halfGemmBlockRows(k) * (k > 0 ? k : 1); }
 
 // c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
 // the output columns of packed tiles [tileBegin, tileEnd); a, bias and c float32, a and W
