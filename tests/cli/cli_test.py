@@ -7,6 +7,7 @@ NAME=PATH: the tools to check (nnapi, nnapi-cts, nnapi-cts-sl, and the benchmark
 nnapi_bench_e2e, nnapi_bench_kernels when built). Checks:
   * --version prints "<tool> V" (V: CMake's PROJECT_VERSION, passed in), exit 0;
   * --help prints the exit statuses, exit 0; bad usage exits 2;
+  * nnapi bench --relaxed, nnapi run --relaxed and the nnapi-relaxed wrapper work (s5-fp16).
   * nnapi-cts and nnapi bench draw a progress line on stderr when it is a terminal (a pseudo-
     terminal here, python's pty module), erase it at the end, and print none when stderr is a
     pipe or with --no-progress; stdout is the same either way.
@@ -93,7 +94,7 @@ def main():
 
     # Bad usage: exit status 2 (and a message on stderr).
     bad = [("nnapi",), ("nnapi", "--bogus"), ("nnapi", "bench"), ("nnapi", "bench", "m.tflite", "--runs", "x"),
-           ("nnapi", "frobnicate", "m.tflite"),
+           ("nnapi", "frobnicate", "m.tflite"), ("nnapi", "inspect", "m.tflite", "--relaxed"),
            ("nnapi-cts",), ("nnapi-cts", "--bogus", "."), ("nnapi-cts", "--jobs", "0", "."),
            ("nnapi-cts", "/nonexistent/nnapi-cts-path"),
            ("nnapi-cts-sl", "--bogus", "."), ("nnapi-cts-sl", "."),
@@ -142,6 +143,19 @@ def main():
         rc_n, out_n, tty_n = run_stderr_on_pty(base + ["--no-progress"])
         check(rc_n == 0 and "benchmark [" not in tty_n and "\r" not in tty_n,
               "nnapi bench --no-progress on a terminal: no progress (%r)" % tty_n[:200])
+        # s5-fp16: --relaxed (the model marked relaxComputationFloat32toFloat16), directly and
+        # through the build/bin/nnapi-relaxed wrapper that compare.sh-style scripts take.
+        rc_r, out_r, err_r = run(base + ["--relaxed", "--no-progress"])
+        check(rc_r == 0 and "Relaxed: [" in out_r and "Latency (ms)" in out_r,
+              "nnapi bench --relaxed runs and says so (rc %d, %r)" % (rc_r, err_r[:200]))
+        rc_r, out_r, err_r = run([tools["nnapi"], "run", model, "--relaxed"])
+        check(rc_r == 0 and "output" in out_r, "nnapi run --relaxed (rc %d, %r)" % (rc_r, err_r[:200]))
+        wrapper = os.path.join(os.path.dirname(tools["nnapi"]), "nnapi-relaxed")
+        check(os.access(wrapper, os.X_OK), "%s is there and executable" % wrapper)
+        if os.access(wrapper, os.X_OK):
+            rc_w, out_w, err_w = run([wrapper, "bench", model, "--runs", "2", "--warmup", "0"])
+            check(rc_w == 0 and "Relaxed: [" in out_w,
+                  "nnapi-relaxed bench is nnapi bench --relaxed (rc %d, %r)" % (rc_w, err_w[:200]))
 
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
