@@ -133,6 +133,15 @@ TEST(HalfGemm, Float16ProductsFloat32Sums) {
   halfGemmFloat(1, &notHalf, 1, w, nullptr, 0, out, nullptr, ks);
   EXPECT_EQ(out[0], 1.f);
   EXPECT_TRUE(std::isnan(out[1]));
+  // k = 0: the clamped bias.
+  const float bias[2] = {2.5f, -1.f};
+  PackedHalfWeights none;
+  packHalfWeights(static_cast<const float*>(nullptr), 2, 0, &none);
+  float biasOut[3] = {NAN, NAN, NAN};
+  halfGemmFloat(1, nullptr, 0, none, bias, /*RELU*/ 1, biasOut, nullptr, ks);
+  EXPECT_EQ(biasOut[0], 2.5f);
+  EXPECT_EQ(biasOut[1], 0.f);
+  EXPECT_TRUE(std::isnan(biasOut[2]));
   const uint32_t k = 4096;
   std::vector<float> ones(k, 1.f);
   packHalfWeights(ones.data(), 1, k, &w);

@@ -64,7 +64,8 @@ void toHalfPairs(const float* a, size_t lda, uint32_t rows, uint32_t k, uint32_t
 template <int MR, int NV>
 inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512* bias,
                   __m512 lo, __m512 hi, const __mmask16* m, float* c, size_t ldc) {
-  for (uint32_t k0 = 0; k0 < k; k0 += kHalfKBlock) {
+  // Once at least: with k = 0 the output is the clamped bias.
+  for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
     __m512h h[MR][NV];
 #pragma GCC unroll 16
@@ -142,7 +143,6 @@ inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float1
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                     uint32_t tileBegin, uint32_t tileEnd, uint32_t* scratch) {
   const uint32_t k = g.k, n = g.n;
-  if (k == 0) return;  // validation never lets a 0-channel operand through; nothing to sum
   const __m512 lo = _mm512_set1_ps(g.outputMin), hi = _mm512_set1_ps(g.outputMax);
   const size_t blockRows = halfGemmBlockRows(k);
   uint32_t* ah = scratch;
