@@ -163,7 +163,10 @@ void amxConfigure() {
     cfg.colsb[t] = 64;
     cfg.rows[t] = 16;
   }
-  _tile_loadconfig(&cfg);
+  // Not _tile_loadconfig: GCC 12's declares an 8-byte operand ("m" of a pointer), so the
+  // compiler dropped the stores of colsb/rows as dead and LDTILECFG loaded palette 1 with no
+  // rows configured, and the first tile instruction raised #UD (SIGILL) on real AMX.
+  asm volatile("ldtilecfg %0" ::"m"(cfg));
 }
 
 void amxRelease() { _tile_release(); }
