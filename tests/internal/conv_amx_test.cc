@@ -188,6 +188,83 @@ TEST(ConvAmx, RowSums) {
   }
 }
 
+// The block requantization of the tile unit's file (AVX-512, no tile instruction: the one-rounding
+// form for right shifts 1..22, the two-step form otherwise) against conv::requantize on random
+// full-range sums: exact ties, negative values, every shift from 8 left to 31 right, multipliers up
+// to 2^31 - 1 and 0, partial blocks, with and without row terms.
+TEST(ConvAmx, BlockRequantizeMatchesScalar) {
+  if (isaLevel() < IsaLevel::kAvx512) GTEST_SKIP() << "needs AVX-512";
+  std::mt19937 rng(11);
+  constexpr uint32_t kN = kConvTileN;
+  std::vector<int32_t> acc(32 * kN), columnOffset(kN), rowOffset(32), multiplier(kN), shift(kN);
+  for (int round = 0; round < 400; ++round) {
+    const uint32_t rows = 1 + rng() % 32, cols = 1 + rng() % kN;
+    const bool withRows = round % 5 != 4 && rng() % 2;
+    int32_t outZero = static_cast<int32_t>(rng() % 256) - 128;
+    const bool isSigned = rng() % 2;
+    int32_t lo = isSigned ? -128 : 0, hi = isSigned ? 127 : 255;
+    if (rng() % 2) lo += static_cast<int32_t>(rng() % 60);
+    if (rng() % 2) hi -= static_cast<int32_t>(rng() % 60);
+    const int mode = round % 5;
+    for (uint32_t c = 0; c < kN; ++c) {
+      // mode 0: typical multipliers/shifts; 1: any right shift; 2: left shifts too; 3: extremes;
+      // 4: ties (below)
+      multiplier[c] = static_cast<int32_t>((1u << 30) + rng() % (1u << 30));
+      // Multipliers with many low zero bits make exact ties (x * M + 2^30 a multiple of
+      // 2^(30 + e)) common, which random ones almost never hit.
+      if (rng() % 2) multiplier[c] = static_cast<int32_t>((1u << 30) + (rng() % 1024u << 20));
+      if (rng() % 8 == 0) multiplier[c] = 1 << 30;
+      if (mode == 3 && rng() % 4 == 0) multiplier[c] = rng() % 2 ? 0 : 0x7FFFFFFF;
+      shift[c] = mode == 0 ? -static_cast<int32_t>(1 + rng() % 16)
+                 : mode == 2 ? static_cast<int32_t>(rng() % 40) - 31
+                             : -static_cast<int32_t>(1 + rng() % 31);
+      columnOffset[c] = static_cast<int32_t>(rng());
+    }
+    for (auto& r : rowOffset) r = static_cast<int32_t>(rng()) >> (rng() % 32);
+    for (auto& x : acc) {
+      // Many sums near the rounding points: small values, and multiples of a power of two
+      // (ties once the offsets cancel), besides full-range ones.
+      const uint32_t kind = rng() % 4;
+      x = kind == 0   ? static_cast<int32_t>(rng())
+          : kind == 1 ? static_cast<int32_t>(rng() % 20001) - 10000
+          : kind == 2 ? static_cast<int32_t>(rng() << (rng() % 31))
+                      : static_cast<int32_t>(rng()) >> (rng() % 32);
+    }
+    if (mode == 1 || mode == 4) std::fill(columnOffset.begin(), columnOffset.end(), 0);
+    if (mode == 4) {
+      // Ties everywhere: M = 2^30 halves x, small shifts, small sums of both signs.
+      for (uint32_t c = 0; c < kN; ++c) {
+        multiplier[c] = 1 << 30;
+        shift[c] = -static_cast<int32_t>(1 + rng() % 6);
+      }
+      for (auto& x : acc) x = static_cast<int32_t>(rng() % 513) - 256;
+      outZero = isSigned ? 0 : 128;  // the ties of both signs stay inside the range
+      lo = isSigned ? -128 : 0;
+      hi = isSigned ? 127 : 255;
+    }
+    const int32_t* ro = withRows ? rowOffset.data() : nullptr;
+    std::vector<uint8_t> want(32 * 40, 0x5A), got(32 * 40, 0x5A);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t c = 0; c < cols; ++c) {
+        const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(acc[r * kN + c]) +
+                                               static_cast<uint32_t>(columnOffset[c]) +
+                                               static_cast<uint32_t>(ro ? ro[r] : 0));
+        const int64_t v = static_cast<int64_t>(requantize(x, multiplier[c], shift[c])) + outZero;
+        want[r * 40 + c] = static_cast<uint8_t>(std::max<int64_t>(lo, std::min<int64_t>(hi, v)));
+      }
+    if (isSigned)
+      amxHardwareKernels().requantizeS8(acc.data(), rows, cols, columnOffset.data(), ro,
+                                        multiplier.data(), shift.data(), outZero, lo, hi,
+                                        reinterpret_cast<int8_t*>(got.data()), 40);
+    else
+      amxHardwareKernels().requantizeU8(acc.data(), rows, cols, columnOffset.data(), ro,
+                                        multiplier.data(), shift.data(), outZero, lo, hi,
+                                        got.data(), 40);
+    ASSERT_EQ(got, want) << "round " << round << " rows " << rows << " cols " << cols
+                         << (isSigned ? " int8" : " uint8") << " mode " << mode;
+  }
+}
+
 // AMX is used only where Linux reports it (amx_int8 in /proc/cpuinfo), NNAPI_CPU_AMX=1 opts in
 // and NNAPI_CPU_ISA does not cap it away; elsewhere nothing is packed for it (the fallback is the VNNI/portable GEMM).
 TEST(ConvAmx, UsedOnlyWhereAvailable) {

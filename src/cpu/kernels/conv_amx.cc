@@ -25,11 +25,18 @@ inline int32_t wrapMul(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
 }
 
+// Blocks whose sums wait for requantization behind the one in the tiles: the previous block is
+// requantized while the tile unit works on the current one. (A lag of 2 measured the same on
+// Sapphire Rapids; the ring allows either.)
+constexpr uint32_t kLag = 1;
+constexpr uint32_t kAccBuffers = kLag + 1;
+
 // What one thread keeps: a zero-padded copy of a row block (when it cannot be read in place),
-// the block's accumulators and row terms. Lives in the slot's scratch, 64-byte aligned.
+// accumulators of the blocks in flight and the row terms of their row blocks. Lives in the
+// slot's scratch, 64-byte aligned.
 struct AmxSlot {
-  int32_t acc[kBlockRows * kTileN];
-  int32_t rowOffset[kBlockRows];
+  int32_t acc[kAccBuffers][kBlockRows * kTileN];
+  int32_t rowOffset[kAccBuffers][kBlockRows];
   uint8_t panel[1];  // kBlockRows * k64 bytes follow
   static size_t bytes(uint32_t k64) {
     return offsetof(AmxSlot, panel) + static_cast<size_t>(kBlockRows) * k64;
@@ -69,7 +76,7 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
     columnOffset[c] =
         wrapAdd(wrapAdd(bias ? bias[c] : 0, -wrapMul(za, w.columnSums[c])), constant);
   }
-  // A block is read in place when all its 32 rows exist and the last one's k64 bytes stay
+  // A block is read in place when the last row its tiles load and that row's k64 bytes stay
   // inside the input ((m - 1) * lda + k bytes); bytes past k meet zero weights.
   const size_t inputBytes = static_cast<size_t>(m - 1) * lda + k;
   const uint32_t rowBlocks = ceilDiv(m, kBlockRows);
@@ -78,42 +85,75 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
   runSlotted<uint8_t>(pool, ks, tasks, AmxSlot::bytes(k64), [&](size_t begin, size_t end,
                                                                  uint8_t* slotBytes) {
     AmxSlot& s = *reinterpret_cast<AmxSlot*>(slotBytes);
+    // The blocks whose sums wait in s.acc for requantization, oldest first (a ring).
+    struct Pending {
+      const int32_t* acc;
+      const int32_t* rowOffset;
+      uint32_t rows, c0, cols;
+      TOut* out;
+    } pending[kAccBuffers];
+    uint32_t pendingFirst = 0, pendingCount = 0;
+    auto flushOldest = [&] {
+      const Pending& p = pending[pendingFirst];
+      requantizeBlock(amx, p.acc, p.rows, p.cols, columnOffset + p.c0, p.rowOffset,
+                      q.multiplier.data() + p.c0, q.shift.data() + p.c0, q.outputZeroPoint,
+                      q.actMin, q.actMax, p.out, n);
+      pendingFirst = (pendingFirst + 1) % kAccBuffers;
+      --pendingCount;
+    };
     amx.configure();
+    // Row terms per row block in a ring as long as the blocks' (a row block's last block may
+    // wait kLag steps, so kLag + 1 row blocks can be alive).
+    uint32_t preparedBlock = ~0u, rowBuffer = 0, accBuffer = 0, m0 = 0, rows = 0;
+    const uint8_t* a = nullptr;
+    size_t stride = lda;
+    const int32_t* rowOffset = nullptr;
     for (size_t task = begin; task < end; ++task) {
       const uint32_t rb = static_cast<uint32_t>(task / colBlocks);
       const uint32_t cb = static_cast<uint32_t>(task % colBlocks);
-      const uint32_t m0 = rb * kBlockRows, rows = std::min(kBlockRows, m - m0);
-      const uint8_t* a = input + static_cast<size_t>(m0) * lda;
-      size_t stride = lda;
-      if (rows < kBlockRows ||
-          static_cast<size_t>(m0 + kBlockRows - 1) * lda + k64 > inputBytes) {
-        for (uint32_t r = 0; r < rows; ++r) {
-          memcpy(s.panel + static_cast<size_t>(r) * k64, a + static_cast<size_t>(r) * lda, k);
-          memset(s.panel + static_cast<size_t>(r) * k64 + k, 0, k64 - k);
+      if (rb != preparedBlock) {
+        preparedBlock = rb;
+        m0 = rb * kBlockRows;
+        rows = std::min(kBlockRows, m - m0);
+        const uint32_t tileRows = rows > 16 ? 32 : 16;  // the rows amxCompute loads
+        a = input + static_cast<size_t>(m0) * lda;
+        stride = lda;
+        // (The panel's previous rows are no longer read: their blocks left the tiles.)
+        if (static_cast<size_t>(m0 + tileRows - 1) * lda + k64 > inputBytes) {
+          for (uint32_t r = 0; r < rows; ++r) {
+            memcpy(s.panel + static_cast<size_t>(r) * k64, a + static_cast<size_t>(r) * lda, k);
+            memset(s.panel + static_cast<size_t>(r) * k64 + k, 0, k64 - k);
+          }
+          memset(s.panel + static_cast<size_t>(rows) * k64, 0,
+                 static_cast<size_t>(tileRows - rows) * k64);
+          a = s.panel;
+          stride = k64;
         }
-        memset(s.panel + static_cast<size_t>(rows) * k64, 0,
-               static_cast<size_t>(kBlockRows - rows) * k64);
-        a = s.panel;
-        stride = k64;
-      }
-      if (zwp != 0) {
-        amx.rowSums(signedData, a, stride, rows, k, s.rowOffset);
-        for (uint32_t r = 0; r < rows; ++r) s.rowOffset[r] = -wrapMul(zwp, s.rowOffset[r]);
-      } else {
-        std::fill(s.rowOffset, s.rowOffset + rows, 0);
+        if (zwp != 0) {
+          rowBuffer = (rowBuffer + 1) % kAccBuffers;
+          int32_t* ro = s.rowOffset[rowBuffer];
+          amx.rowSums(signedData, a, stride, rows, k, ro);
+          for (uint32_t r = 0; r < rows; ++r) ro[r] = -wrapMul(zwp, ro[r]);
+          rowOffset = ro;
+        }
       }
       const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
       for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
         const int8_t* b = w.amxData.data() + static_cast<size_t>(t) * k64 * kTileN;
-        amx.block(signedData, a, stride, b, k64, s.acc);
-        const uint32_t c0 = t * kTileN, cn = std::min(kTileN, n - c0);
-        // columnOffset folds in bias and the zero-point terms of the column, rowOffset those
-        // of the row.
-        requantizeBlock(amx, s.acc, rows, cn, columnOffset + c0, s.rowOffset,
-                        q.multiplier.data() + c0, q.shift.data() + c0, q.outputZeroPoint,
-                        q.actMin, q.actMax, output + static_cast<size_t>(m0) * n + c0, n);
+        amx.compute(signedData, a, stride, b, k64, rows);
+        // While the tile unit works through this block: an earlier one's requantization
+        // (columnOffset folds in bias and the column's zero-point terms, rowOffset the row's).
+        if (pendingCount == kLag) flushOldest();
+        amx.store(rows, s.acc[accBuffer]);
+        const uint32_t c0 = t * kTileN;
+        pending[(pendingFirst + pendingCount) % kAccBuffers] = {
+            s.acc[accBuffer], rowOffset, rows, c0, std::min(kTileN, n - c0),
+            output + static_cast<size_t>(m0) * n + c0};
+        ++pendingCount;
+        accBuffer = (accBuffer + 1) % kAccBuffers;
       }
     }
+    while (pendingCount > 0) flushOldest();
     amx.release();
   });
 }
@@ -123,11 +163,15 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
 void emulatedConfigure() {}
 void emulatedRelease() {}
 
-// tdpbusd / tdpbssd on the 2x2 tile grid, reading what the tile loads read: 32 rows of A
-// (64 bytes per k block at stride lda) and B groups of 128 bytes.
-void emulatedBlock(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
-                   int32_t* acc) {
-  for (uint32_t r = 0; r < kBlockRows; ++r)
+// The tile registers C of the emulation (one per thread, like the real ones).
+thread_local int32_t emulatedTiles[kBlockRows * kTileN];
+
+// tdpbusd / tdpbssd on the 2x2 tile grid (1x2 for rows <= 16), reading what the tile loads
+// read: 16 or 32 rows of A (64 bytes per k block at stride lda) and B groups of 128 bytes.
+void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
+                     uint32_t rows) {
+  const uint32_t tileRows = rows > 16 ? 32 : 16;
+  for (uint32_t r = 0; r < tileRows; ++r)
     for (uint32_t c = 0; c < kTileN; ++c) {
       int32_t sum = 0;
       for (uint32_t kk = 0; kk < k64; ++kk) {
@@ -135,8 +179,12 @@ void emulatedBlock(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, 
         const int32_t av = signedA ? static_cast<int8_t>(x) : static_cast<int32_t>(x);
         sum = wrapAdd(sum, av * b[(static_cast<size_t>(kk / 4) * kTileN + c) * 4 + kk % 4]);
       }
-      acc[r * kTileN + c] = sum;
+      emulatedTiles[r * kTileN + c] = sum;
     }
+}
+
+void emulatedStore(uint32_t rows, int32_t* acc) {
+  memcpy(acc, emulatedTiles, sizeof(int32_t) * (rows > 16 ? 32 : 16) * kTileN);
 }
 
 void emulatedRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
@@ -158,7 +206,8 @@ void portableRequantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
                              int32_t lo, int32_t hi, TOut* out, size_t ldo) {
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < cols; ++c) {
-      const int32_t x = wrapAdd(wrapAdd(acc[r * kTileN + c], columnOffset[c]), rowOffset[r]);
+      const int32_t x =
+          wrapAdd(wrapAdd(acc[r * kTileN + c], columnOffset[c]), rowOffset ? rowOffset[r] : 0);
       const int32_t v = requantize(x, multiplier[c], shift[c]) + outZero;
       out[r * ldo + c] = static_cast<TOut>(std::max(lo, std::min(hi, v)));
     }
@@ -168,8 +217,9 @@ void portableRequantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
 
 const AmxBlockKernels& amxHardwareKernels() {
   static const AmxBlockKernels k{isa_amx::amxConfigure,         isa_amx::amxRelease,
-                                 isa_amx::amxQuantBlock,        isa_amx::amxRowSums,
-                                 isa_amx::amxRequantizeBlockU8, isa_amx::amxRequantizeBlockS8};
+                                 isa_amx::amxCompute,           isa_amx::amxStore,
+                                 isa_amx::amxRowSums,           isa_amx::amxRequantizeBlockU8,
+                                 isa_amx::amxRequantizeBlockS8};
   return k;
 }
 
@@ -177,7 +227,8 @@ const AmxBlockKernels& amxEmulatedKernels() {
   static const AmxBlockKernels k = [] {
     AmxBlockKernels e{emulatedConfigure,
                       emulatedRelease,
-                      emulatedBlock,
+                      emulatedCompute,
+                      emulatedStore,
                       emulatedRowSums,
                       portableRequantizeBlock<uint8_t>,
                       portableRequantizeBlock<int8_t>};
