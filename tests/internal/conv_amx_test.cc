@@ -265,8 +265,9 @@ TEST(ConvAmx, BlockRequantizeMatchesScalar) {
   }
 }
 
-// AMX is used only where Linux reports it (amx_int8 in /proc/cpuinfo), NNAPI_CPU_AMX=1 opts in
-// and NNAPI_CPU_ISA does not cap it away; elsewhere nothing is packed for it (the fallback is the VNNI/portable GEMM).
+// AMX is used only where Linux reports it (amx_int8 in /proc/cpuinfo), NNAPI_CPU_AMX is not 0
+// and NNAPI_CPU_ISA does not cap it away; elsewhere nothing is packed for it (the fallback is
+// the VNNI/portable GEMM).
 TEST(ConvAmx, UsedOnlyWhereAvailable) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::stringstream text;
@@ -274,10 +275,20 @@ TEST(ConvAmx, UsedOnlyWhereAvailable) {
   const bool reported = text.str().find(" amx_int8") != std::string::npos;
   if (!reported) EXPECT_FALSE(amxInt8Usable());
   const char* cap = getenv("NNAPI_CPU_ISA");
-  if (cap != nullptr && *cap != '\0' && strcmp(cap, "avx512") != 0) EXPECT_FALSE(amxInt8Usable());
-  // Opt-in (NNAPI_CPU_AMX=1) until the tile code has run on real AMX hardware.
-  const char* optIn = getenv("NNAPI_CPU_AMX");
-  if (optIn == nullptr || strcmp(optIn, "1") != 0) EXPECT_FALSE(amxInt8Usable());
+  if (cap != nullptr && *cap != '\0' && strcmp(cap, "avx512") != 0) {
+    EXPECT_FALSE(amxInt8Usable());
+  }
+  const char* setting = getenv("NNAPI_CPU_AMX");
+  if (setting != nullptr && strcmp(setting, "0") == 0) {
+    EXPECT_FALSE(amxInt8Usable());
+  }
+  // On by default: where the processor reports AMX-INT8 and nothing turns it off, it is used
+  // (unless the kernel refused XTILEDATA, which would be logged; not expected on Linux >= 5.16).
+  const bool off = (cap != nullptr && *cap != '\0' && strcmp(cap, "avx512") != 0) ||
+                   (setting != nullptr && strcmp(setting, "0") == 0);
+  if (reported && !off && cpuFeatures().amxInt8) {
+    EXPECT_TRUE(amxInt8Usable());
+  }
   const std::vector<uint8_t> weights(64 * 40, 3);
   PackedQuantWeights w;
   packQuantWeights(weights.data(), true, 128, 40, 64, &w);
