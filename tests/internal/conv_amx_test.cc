@@ -164,6 +164,108 @@ TEST(ConvAmx, PointwiseConvMatchesTableGemm) {
   EXPECT_EQ(out, expected);
 }
 
+// A general convolution (3x3, stride 2, padded, dilated, several batches) goes through the AMX
+// GEMM with its rows im2col'ed into the panel: the entry point (AMX where usable), the same
+// rows through the emulated tiles, and the table GEMM (weights without the AMX copy) agree with
+// a direct sum over the window where padding contributes the input zero point (i.e. nothing).
+TEST(ConvAmx, Im2colConvMatchesDirectSum) {
+  for (bool isSigned : {false, true}) {
+    for (uint32_t dilation : {1u, 2u}) {
+      SCOPED_TRACE(std::string(isSigned ? "int8" : "uint8") + " dilation " +
+                   std::to_string(dilation));
+      Geometry g;
+      g.batches = 2;
+      g.inH = 15;
+      g.inW = 13;
+      g.inC = 5;
+      g.outC = 40;
+      g.filterH = g.filterW = 3;
+      g.p.strideH = g.p.strideW = 2;
+      g.p.dilationH = g.p.dilationW = static_cast<int32_t>(dilation);
+      g.p.padTop = g.p.padLeft = 1;
+      g.p.padBottom = g.p.padRight = 2;
+      const uint32_t spanH = (g.filterH - 1) * dilation + 1, spanW = (g.filterW - 1) * dilation + 1;
+      g.outH = (g.inH + 3 - spanH) / 2 + 1;
+      g.outW = (g.inW + 3 - spanW) / 2 + 1;
+      const Case c{g.batches * g.outH * g.outW, g.outC, g.filterH * g.filterW * g.inC, isSigned,
+                   isSigned};
+      const Problem p = makeProblem(c, 1234 + dilation);
+      std::vector<uint8_t> input(static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC);
+      std::mt19937 rng(77);
+      for (auto& b : input) b = static_cast<uint8_t>(rng());
+      auto value = [](uint8_t b, bool s) {
+        return s ? static_cast<int32_t>(static_cast<int8_t>(b)) : static_cast<int32_t>(b);
+      };
+      std::vector<uint8_t> expected(static_cast<size_t>(c.m) * c.n);
+      for (uint32_t b = 0; b < g.batches; ++b)
+        for (uint32_t oh = 0; oh < g.outH; ++oh)
+          for (uint32_t ow = 0; ow < g.outW; ++ow)
+            for (uint32_t oc = 0; oc < g.outC; ++oc) {
+              int64_t sum = p.bias[oc];
+              for (uint32_t kh = 0; kh < g.filterH; ++kh)
+                for (uint32_t kw = 0; kw < g.filterW; ++kw) {
+                  const int32_t ih = static_cast<int32_t>(oh * 2 + kh * dilation) - 1;
+                  const int32_t iw = static_cast<int32_t>(ow * 2 + kw * dilation) - 1;
+                  if (ih < 0 || iw < 0 || ih >= static_cast<int32_t>(g.inH) ||
+                      iw >= static_cast<int32_t>(g.inW))
+                    continue;
+                  for (uint32_t ic = 0; ic < g.inC; ++ic) {
+                    const size_t at = ((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC + ic;
+                    const size_t wat = static_cast<size_t>(oc) * c.k + (kh * g.filterW + kw) * g.inC + ic;
+                    sum += static_cast<int64_t>(value(input[at], isSigned) - p.q.inputZeroPoint) *
+                           (value(p.weights[wat], !p.unsignedFilter) - p.filterZero);
+                  }
+                }
+              const int32_t v = requantize(static_cast<int32_t>(sum), p.q.multiplier[oc],
+                                           p.q.shift[oc]) + p.q.outputZeroPoint;
+              expected[((static_cast<size_t>(b) * g.outH + oh) * g.outW + ow) * g.outC + oc] =
+                  static_cast<uint8_t>(std::max(p.q.actMin, std::min(p.q.actMax, v)));
+            }
+      PackedQuantWeights w;
+      packQuantWeights(p.weights.data(), p.unsignedFilter, p.filterZero, c.n, c.k, &w);
+      KernelScratch ks;
+      ThreadPool pool(2);
+      std::vector<uint8_t> out(expected.size(), 0xAA);
+      fastConvQuant(g, p.q, isSigned, input.data(), w, p.bias.data(), out.data(), &pool, ks);
+      EXPECT_EQ(out, expected) << "entry point" << (amxInt8Usable() ? " (AMX)" : "");
+      PackedQuantWeights table = w;
+      table.amxData.clear();
+      std::fill(out.begin(), out.end(), 0xAA);
+      fastConvQuant(g, p.q, isSigned, input.data(), table, p.bias.data(), out.data(), nullptr, ks);
+      EXPECT_EQ(out, expected) << "table GEMM";
+      PackedQuantWeights amx = w;
+      packAmxWeightsAlways(&amx);
+      // The same rows through the emulated tiles: im2col by hand (pads are the zero point).
+      struct Ctx {
+        const Geometry* g;
+        const uint8_t* in;
+        uint32_t dilation;
+        int32_t zero;
+      } ctx{&g, input.data(), dilation, p.q.inputZeroPoint};
+      auto fill = [](const void* context, uint32_t row, uint8_t* dst) {
+        const Ctx& x = *static_cast<const Ctx*>(context);
+        const Geometry& gg = *x.g;
+        const uint32_t ow = row % gg.outW, oh = row / gg.outW % gg.outH, b = row / gg.outW / gg.outH;
+        for (uint32_t kh = 0; kh < gg.filterH; ++kh)
+          for (uint32_t kw = 0; kw < gg.filterW; ++kw, dst += gg.inC) {
+            const int32_t ih = static_cast<int32_t>(oh * 2 + kh * x.dilation) - 1;
+            const int32_t iw = static_cast<int32_t>(ow * 2 + kw * x.dilation) - 1;
+            const bool inside = ih >= 0 && iw >= 0 && ih < static_cast<int32_t>(gg.inH) &&
+                                iw < static_cast<int32_t>(gg.inW);
+            for (uint32_t ic = 0; ic < gg.inC; ++ic)
+              dst[ic] = inside ? x.in[((static_cast<size_t>(b) * gg.inH + ih) * gg.inW + iw) *
+                                          gg.inC + ic]
+                               : static_cast<uint8_t>(x.zero);
+          }
+      };
+      std::fill(out.begin(), out.end(), 0xAA);
+      amxQuantGemmFilledWith(amxEmulatedKernels(), c.m, fill, &ctx, isSigned, amx, p.q,
+                             p.bias.data(), out.data(), &pool, ks);
+      EXPECT_EQ(out, expected) << "emulated tiles";
+    }
+  }
+}
+
 // The AVX-512 row sums of the tile unit's file against the emulation (AVX-512BW only, no tile
 // instruction: runs wherever the AVX-512 level does).
 TEST(ConvAmx, RowSums) {

@@ -63,10 +63,20 @@ inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint
 // tdpbusd, int8 data with tdpbssd (za' = za either way), W the signed stored weights
 // (zw' = w.zeroPointPrime):
 //   sum A*W - zw' * sum A - za' * sum W + k * za' * zw'   (wrapping int32, exact).
+// A's rows: read in place (input, lda), or written by fill (im2col) into the panel.
+struct Rows {
+  const uint8_t* input = nullptr;
+  size_t lda = 0;
+  AmxRowFill fill = nullptr;
+  const void* context = nullptr;
+};
+
 template <typename TOut>
-void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t lda, bool signedData,
+void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedData,
           const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias, TOut* output,
           ThreadPool* pool, KernelScratch& ks) {
+  const uint8_t* input = src.input;
+  const size_t lda = src.lda;
   const uint32_t n = w.n, k = w.k, k64 = w.k64;
   const uint32_t tiles = ceilDiv(n, kTileN);
   const int32_t za = q.inputZeroPoint, zwp = w.zeroPointPrime;
@@ -79,7 +89,7 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
   }
   // A block is read in place when the last row its tiles load and that row's k64 bytes stay
   // inside the input ((m - 1) * lda + k bytes); bytes past k meet zero weights.
-  const size_t inputBytes = static_cast<size_t>(m - 1) * lda + k;
+  const size_t inputBytes = src.fill ? 0 : static_cast<size_t>(m - 1) * lda + k;
   const uint32_t rowBlocks = ceilDiv(m, kBlockRows);
   const uint32_t colBlocks = ceilDiv(tiles, kColBlockTiles);
   const size_t tasks = static_cast<size_t>(rowBlocks) * colBlocks;
@@ -117,10 +127,18 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
         m0 = rb * kBlockRows;
         rows = std::min(kBlockRows, m - m0);
         const uint32_t tileRows = rows > 16 ? 32 : 16;  // the rows amxCompute loads
-        a = input + static_cast<size_t>(m0) * lda;
-        stride = lda;
         // (The panel's previous rows are no longer read: their blocks left the tiles.)
-        if (static_cast<size_t>(m0 + tileRows - 1) * lda + k64 > inputBytes) {
+        if (src.fill != nullptr) {
+          for (uint32_t r = 0; r < rows; ++r) {
+            src.fill(src.context, m0 + r, s.panel + static_cast<size_t>(r) * k64);
+            memset(s.panel + static_cast<size_t>(r) * k64 + k, 0, k64 - k);
+          }
+          memset(s.panel + static_cast<size_t>(rows) * k64, 0,
+                 static_cast<size_t>(tileRows - rows) * k64);
+          a = s.panel;
+          stride = k64;
+        } else if (static_cast<size_t>(m0 + tileRows - 1) * lda + k64 > inputBytes) {
+          a = input + static_cast<size_t>(m0) * lda;
           for (uint32_t r = 0; r < rows; ++r) {
             memcpy(s.panel + static_cast<size_t>(r) * k64, a + static_cast<size_t>(r) * lda, k);
             memset(s.panel + static_cast<size_t>(r) * k64 + k, 0, k64 - k);
@@ -129,6 +147,9 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t l
                  static_cast<size_t>(tileRows - rows) * k64);
           a = s.panel;
           stride = k64;
+        } else {
+          a = input + static_cast<size_t>(m0) * lda;
+          stride = lda;
         }
         if (zwp != 0) {
           rowBuffer = (rowBuffer + 1) % kAccBuffers;
@@ -271,14 +292,42 @@ void amxQuantGemm(uint32_t m, const uint8_t* input, size_t lda, bool signedData,
   amxQuantGemmWith(amxHardwareKernels(), m, input, lda, signedData, w, q, bias, output, pool, ks);
 }
 
+void amxQuantGemmFilled(uint32_t m, AmxRowFill fill, const void* context, bool signedData,
+                        const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias,
+                        void* output, ThreadPool* pool, KernelScratch& ks) {
+  amxQuantGemmFilledWith(amxHardwareKernels(), m, fill, context, signedData, w, q, bias, output,
+                         pool, ks);
+}
+
+namespace {
+void run(const AmxBlockKernels& amx, uint32_t m, const Rows& rows, bool signedData,
+         const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias, void* output,
+         ThreadPool* pool, KernelScratch& ks) {
+  if (m == 0) return;
+  if (signedData)
+    gemm(amx, m, rows, true, w, q, bias, static_cast<int8_t*>(output), pool, ks);
+  else
+    gemm(amx, m, rows, false, w, q, bias, static_cast<uint8_t*>(output), pool, ks);
+}
+}  // namespace
+
 void amxQuantGemmWith(const AmxBlockKernels& amx, uint32_t m, const uint8_t* input, size_t lda,
                       bool signedData, const PackedQuantWeights& w, const QuantParams& q,
                       const int32_t* bias, void* output, ThreadPool* pool, KernelScratch& ks) {
-  if (m == 0) return;
-  if (signedData)
-    gemm(amx, m, input, lda, true, w, q, bias, static_cast<int8_t*>(output), pool, ks);
-  else
-    gemm(amx, m, input, lda, false, w, q, bias, static_cast<uint8_t*>(output), pool, ks);
+  Rows rows;
+  rows.input = input;
+  rows.lda = lda;
+  run(amx, m, rows, signedData, w, q, bias, output, pool, ks);
+}
+
+void amxQuantGemmFilledWith(const AmxBlockKernels& amx, uint32_t m, AmxRowFill fill,
+                            const void* context, bool signedData, const PackedQuantWeights& w,
+                            const QuantParams& q, const int32_t* bias, void* output,
+                            ThreadPool* pool, KernelScratch& ks) {
+  Rows rows;
+  rows.fill = fill;
+  rows.context = context;
+  run(amx, m, rows, signedData, w, q, bias, output, pool, ks);
 }
 
 }  // namespace conv
