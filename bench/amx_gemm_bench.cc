@@ -43,7 +43,7 @@ const Shape kShapes[] = {
 };
 
 void nop() {}
-void noCompute(bool, const uint8_t*, size_t, const int8_t*, uint32_t, uint32_t) {}
+void noCompute(bool, const uint8_t*, size_t, size_t, const int8_t*, uint32_t, uint32_t) {}
 void zeroStore(uint32_t, int32_t* acc) { memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN); }
 void zeroSums(bool, const uint8_t*, size_t, uint32_t rows, uint32_t, int32_t* sums) {
   std::fill(sums, sums + rows, 0);

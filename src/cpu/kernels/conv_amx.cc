@@ -30,6 +30,10 @@ inline int32_t wrapMul(int32_t a, int32_t b) {
 // requantized while the tile unit works on the current one. (A lag of 2 measured the same on
 // Sapphire Rapids; the ring allows either.)
 constexpr uint32_t kLag = 1;
+// Rows are copied into a k-blocked panel only when at least this many weight tiles reuse them:
+// for one or two tiles the copy cost more than it saved (nnapi_bench_amx_gemm: 56x144 -> 24
+// 1.5x slower with it, 14x512 -> 512 1.4x faster).
+constexpr uint32_t kPackMinTiles = 4;
 constexpr uint32_t kAccBuffers = kLag + 1;
 
 // What one thread keeps: a zero-padded copy of a row block (when it cannot be read in place),
@@ -117,7 +121,7 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
     // wait kLag steps, so kLag + 1 row blocks can be alive).
     uint32_t preparedBlock = ~0u, rowBuffer = 0, accBuffer = 0, m0 = 0, rows = 0;
     const uint8_t* a = nullptr;
-    size_t stride = lda;
+    size_t stride = lda, aStep = 64;
     const int32_t* rowOffset = nullptr;
     for (size_t task = begin; task < end; ++task) {
       const uint32_t rb = static_cast<uint32_t>(task / colBlocks);
@@ -128,6 +132,7 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
         rows = std::min(kBlockRows, m - m0);
         const uint32_t tileRows = rows > 16 ? 32 : 16;  // the rows amxCompute loads
         // (The panel's previous rows are no longer read: their blocks left the tiles.)
+        aStep = 64;
         if (src.fill != nullptr) {
           for (uint32_t r = 0; r < rows; ++r) {
             src.fill(src.context, m0 + r, s.panel + static_cast<size_t>(r) * k64);
@@ -158,11 +163,33 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
           for (uint32_t r = 0; r < rows; ++r) ro[r] = -wrapMul(zwp, ro[r]);
           rowOffset = ro;
         }
+        if (a != s.panel && k64 > 64 && tiles >= kPackMinTiles) {
+          // Rows read in place at a large stride put each tile's 16 rows in few L1 sets and
+          // the tile loads then wait on L2 (measured: the 512- and 1024-deep layers ran at a
+          // sixth of the tile unit's speed); a k-blocked copy [k64 / 64][32 rows][64] makes
+          // each tile load 1 KiB contiguous.
+          for (uint32_t kb = 0; kb < k64; kb += 64) {
+            uint8_t* dst = s.panel + static_cast<size_t>(kb) * kBlockRows;
+            const uint32_t bytes = std::min<uint32_t>(64, k - std::min(k, kb));
+            for (uint32_t r = 0; r < rows; ++r) {
+              if (bytes == 64) {
+                memcpy(dst + r * 64, a + static_cast<size_t>(r) * stride + kb, 64);  // inlined
+              } else {
+                memcpy(dst + r * 64, a + static_cast<size_t>(r) * stride + kb, bytes);
+                memset(dst + r * 64 + bytes, 0, 64 - bytes);
+              }
+            }
+            if (rows < tileRows) memset(dst + rows * 64, 0, (tileRows - rows) * 64);
+          }
+          a = s.panel;
+          stride = 64;
+          aStep = 64 * kBlockRows;
+        }
       }
       const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
       for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
         const int8_t* b = w.amxData.data() + static_cast<size_t>(t) * k64 * kTileN;
-        amx.compute(signedData, a, stride, b, k64, rows);
+        amx.compute(signedData, a, stride, aStep, b, k64, rows);
         // While the tile unit works through this block: an earlier one's requantization
         // (columnOffset folds in bias and the column's zero-point terms, rowOffset the row's).
         if (pendingCount == kLag) flushOldest();
@@ -189,15 +216,16 @@ void emulatedRelease() {}
 thread_local int32_t emulatedTiles[kBlockRows * kTileN];
 
 // tdpbusd / tdpbssd on the 2x2 tile grid (1x2 for rows <= 16), reading what the tile loads
-// read: 16 or 32 rows of A (64 bytes per k block at stride lda) and B groups of 128 bytes.
-void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
-                     uint32_t rows) {
+// read: 16 or 32 rows of A (64 bytes per k block at stride lda, k blocks aStep apart) and B
+// groups of 128 bytes.
+void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
+                     uint32_t k64, uint32_t rows) {
   const uint32_t tileRows = rows > 16 ? 32 : 16;
   for (uint32_t r = 0; r < tileRows; ++r)
     for (uint32_t c = 0; c < kTileN; ++c) {
       int32_t sum = 0;
       for (uint32_t kk = 0; kk < k64; ++kk) {
-        const uint8_t x = a[r * lda + kk];
+        const uint8_t x = a[kk / 64 * aStep + r * lda + kk % 64];
         const int32_t av = signedA ? static_cast<int8_t>(x) : static_cast<int32_t>(x);
         sum = wrapAdd(sum, av * b[(static_cast<size_t>(kk / 4) * kTileN + c) * 4 + kk % 4]);
       }

@@ -38,7 +38,7 @@ inline void compilerBarrier() { asm volatile("" ::: "memory"); }
 // The sums stay in tiles 0..3 for amxStore: the caller requantizes the previous block between
 // the two, while the tile unit works through these products.
 template <bool kSignedA, bool kTwoRowTiles>
-void compute(const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64) {
+void compute(const uint8_t* a, size_t lda, size_t aStep, const int8_t* b, uint32_t k64) {
   compilerBarrier();
   _tile_zero(0);
   _tile_zero(1);
@@ -47,13 +47,13 @@ void compute(const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64) {
     _tile_zero(3);
   }
   const uint8_t* a1 = a + 16 * lda;
-  for (uint32_t kb = 0; kb < k64; kb += 64) {
+  for (uint32_t kb = 0; kb < k64; kb += 64, a += aStep, a1 += aStep) {
     // B for k in [kb, kb + 64): 16 groups of 128 bytes (32 columns x 4 k) from kb / 4.
     const int8_t* bb = b + static_cast<size_t>(kb) * kConvTileN;
-    _tile_loadd(4, a + kb, static_cast<long>(lda));
+    _tile_loadd(4, a, static_cast<long>(lda));
     _tile_loadd(6, bb, 4 * kConvTileN);
     _tile_loadd(7, bb + 64, 4 * kConvTileN);
-    if (kTwoRowTiles) _tile_loadd(5, a1 + kb, static_cast<long>(lda));
+    if (kTwoRowTiles) _tile_loadd(5, a1, static_cast<long>(lda));
     if (kSignedA) {
       _tile_dpbssd(0, 4, 6);
       _tile_dpbssd(1, 4, 7);
@@ -296,18 +296,18 @@ void amxConfigure() {
 
 void amxRelease() { _tile_release(); }
 
-void amxCompute(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
-                uint32_t rows) {
+void amxCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
+                uint32_t k64, uint32_t rows) {
   if (rows > 16) {
     if (signedA)
-      compute<true, true>(a, lda, b, k64);
+      compute<true, true>(a, lda, aStep, b, k64);
     else
-      compute<false, true>(a, lda, b, k64);
+      compute<false, true>(a, lda, aStep, b, k64);
   } else {
     if (signedA)
-      compute<true, false>(a, lda, b, k64);
+      compute<true, false>(a, lda, aStep, b, k64);
     else
-      compute<false, false>(a, lda, b, k64);
+      compute<false, false>(a, lda, aStep, b, k64);
   }
 }
 
