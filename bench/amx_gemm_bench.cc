@@ -1,14 +1,14 @@
 // The quant8 GEMM of 1x1 CONV_2D / FULLY_CONNECTED on MobileNet-v1/-v2 shapes, AMX-INT8 against
 // the ISA table's GEMM (AVX-512 VNNI where the processor has it) in one process, one thread,
-// interleaved rounds (minimum of each). Internal API (src/cpu/kernels/conv_amx.h), so both
+// interleaved rounds (the fastest single call of each). Internal API (src/cpu/kernels/conv_amx.h), so both
 // paths run on the same packed weights:
 //   table    fastFullyConnectedQuant on weights without the AMX copy (VNNI / AVX-512 / portable)
 //   amx      the AMX GEMM with the tile unit (only where nn::amxInt8Usable())
 //   overhead the AMX GEMM with a no-op tile block: requantization, row handling, memory
-//   bound     overhead + the tile work at PEAK GOP/s (--peak, default 6250: the AMX-INT8 peak
-//             of one core measured by shared/anchors/roofline/peak.c), a lower bound on time
+//   bound     overhead + the tile work at PEAK GOP/s (--peak, default 7400: the AMX-INT8 peak
+//             of one core measured by shared/anchors/roofline/peak.c on a Sapphire Rapids), a lower bound on time
 //
-//   nnapi_bench_amx_gemm [--rounds N] [--peak GOPS]
+//   nnapi_bench_amx_gemm [--rounds N] [--peak GOPS] [--filter SUBSTRING]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -43,45 +43,55 @@ const Shape kShapes[] = {
 };
 
 void nop() {}
-void zeroBlock(bool, const uint8_t*, size_t, const int8_t*, uint32_t, int32_t* acc) {
-  memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN);
-}
+void noCompute(bool, const uint8_t*, size_t, size_t, const int8_t*, uint32_t, uint32_t) {}
+void zeroStore(uint32_t, int32_t* acc) { memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN); }
 void zeroSums(bool, const uint8_t*, size_t, uint32_t rows, uint32_t, int32_t* sums) {
   std::fill(sums, sums + rows, 0);
 }
 
+// The fastest of `reps` single calls: on a shared, loaded machine a call that ran without
+// being preempted is the measure of the code (an average over many calls measures the load).
 template <typename Fn>
 double microseconds(const Fn& fn, int reps) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) fn();
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
-         reps;
+  double best = 1e30;
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    best = std::min(best, std::chrono::duration<double, std::micro>(
+                              std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   int rounds = 15;
-  double peak = 6250;
+  double peak = 7400;
+  const char* filter = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
       rounds = std::max(1, atoi(argv[++i]));
+    } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+      filter = argv[++i];
     } else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
       peak = atof(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [--rounds N] [--peak GOPS]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--rounds N] [--peak GOPS] [--filter SUBSTRING]\n", argv[0]);
       return strcmp(argv[i], "--help") == 0 ? 0 : 2;
     }
   }
   const bool amx = nn::amxInt8Usable();
-  printf("AMX-INT8 %s; table GEMM at ISA level %s%s; 1 thread, min of %d rounds\n",
+  printf("AMX-INT8 %s; table GEMM at ISA level %s%s; 1 thread, fastest call of %d rounds\n",
          amx ? "usable" : "NOT usable here (amx column empty)",
          nn::isaLevelName(nn::isaLevel()), nn::cpuFeatures().avx512vnni ? " + VNNI" : "", rounds);
   printf("%-32s %9s %9s %9s %9s | %7s %7s %7s %7s | %6s %6s\n", "shape (GOP/s; us)", "table us",
          "amx us", "ovh us", "bound us", "table", "amx", "ovh", "bound", "amx/t", "bnd/t");
   const AmxBlockKernels& hw = nn::conv::amxHardwareKernels();
-  const AmxBlockKernels overhead{nop, nop, zeroBlock, zeroSums, hw.requantizeU8, hw.requantizeS8};
+  const AmxBlockKernels overhead{nop,      nop,     noCompute,       zeroStore,
+                                 zeroSums, hw.requantizeU8, hw.requantizeS8};
   for (const Shape& s : kShapes) {
+    if (filter != nullptr && strstr(s.name, filter) == nullptr) continue;
     std::mt19937 rng(1);
     std::vector<uint8_t> in(static_cast<size_t>(s.m) * s.k), w(static_cast<size_t>(s.n) * s.k);
     std::vector<uint8_t> out(static_cast<size_t>(s.m) * s.n);

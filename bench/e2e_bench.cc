@@ -980,7 +980,9 @@ const Row kRows[] = {
       {"qmobilenet_" v "_min_ms", "MobileNet-" label " latency min", "ms", "%.3f"},    \
       {"qmobilenet_" v "_median_ms", "MobileNet-" label " latency median", "ms", "%.3f"}, \
       {"qmobilenet_" v "_gops_at_median", "MobileNet-" label " at median", "GOP/s", "%.1f"}, \
-      {"qmobilenet_" v "_gops_at_min", "MobileNet-" label " at min", "GOP/s", "%.1f"},
+      {"qmobilenet_" v "_gops_at_min", "MobileNet-" label " at min", "GOP/s", "%.1f"},  \
+      {"qmobilenet_" v "_min_cpu_ms", "MobileNet-" label " thread CPU min", "ms", "%.3f"}, \
+      {"qmobilenet_" v "_output_hash", "MobileNet-" label " output hash", "", "%.0f"},
     NNAPI_QUANT_ROWS("v1_u8", "v1 uint8") NNAPI_QUANT_ROWS("v1_s8", "v1 int8 per-channel")
     NNAPI_QUANT_ROWS("v2_u8", "v2 uint8") NNAPI_QUANT_ROWS("v2_s8", "v2 int8 per-channel")
 #undef NNAPI_QUANT_ROWS

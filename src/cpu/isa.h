@@ -35,8 +35,12 @@ IsaLevel isaLevel();
 const char* isaLevelName(IsaLevel level);
 
 // AMX-INT8 tiles usable by this process: the processor has them, NNAPI_CPU_ISA does not cap
-// them (avx512vnni or lower), and Linux granted the XTILEDATA permission (arch_prctl
-// ARCH_REQ_XCOMP_PERM, asked once per process on first call). False otherwise, never an error.
+// them (avx512vnni or lower), NNAPI_CPU_AMX is not 0, and Linux granted the XTILEDATA
+// permission (arch_prctl ARCH_REQ_XCOMP_PERM, asked once per process on first call). False
+// otherwise, never an error.
 bool amxInt8Usable();
+// NNAPI_CPU_AMX=all: the AMX GEMM also for GEMMs with few rows, where VNNI is as fast (so that
+// the conformance vectors, all small, run on the tiles; tests/CMakeLists.txt nnapi_cts_amx).
+bool amxForAllSizes();
 
 }  // namespace nn

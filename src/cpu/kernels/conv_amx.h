@@ -30,14 +30,24 @@ void amxQuantGemm(uint32_t m, const uint8_t* input, size_t lda, bool signedData,
                   const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias,
                   void* output, ThreadPool* pool, KernelScratch& ks);
 
+// The same GEMM with A's rows written by fill(context, row, dst) (k bytes as stored: uint8, or
+// int8 if signedData), each thread filling the rows of its blocks into its own panel: im2col
+// of a general quant8 CONV_2D without a whole im2col matrix.
+using AmxRowFill = void (*)(const void* context, uint32_t row, uint8_t* dst);
+void amxQuantGemmFilled(uint32_t m, AmxRowFill fill, const void* context, bool signedData,
+                        const PackedQuantWeights& w, const QuantParams& q, const int32_t* bias,
+                        void* output, ThreadPool* pool, KernelScratch& ks);
+
 // ---- for tests ------------------------------------------------------------------------------
 
 // The block-level operations the GEMM uses (isa/conv_isa.h's isa_amx signatures).
 struct AmxBlockKernels {
   void (*configure)();
   void (*release)();
-  void (*block)(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
-                int32_t* acc);
+  // isa_amx::amxCompute / amxStore: C of one block (16 or 32 rows) kept between the two.
+  void (*compute)(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
+                  uint32_t k64, uint32_t rows);
+  void (*store)(uint32_t rows, int32_t* acc);
   void (*rowSums)(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
                   int32_t* sums);
   isa_amx::AmxRequantizeBlockFn<uint8_t>* requantizeU8;
@@ -56,6 +66,11 @@ void amxQuantGemmWith(const AmxBlockKernels& kernels, uint32_t m, const uint8_t*
                       size_t lda, bool signedData, const PackedQuantWeights& w,
                       const QuantParams& q, const int32_t* bias, void* output, ThreadPool* pool,
                       KernelScratch& ks);
+// amxQuantGemmFilled with the given block operations.
+void amxQuantGemmFilledWith(const AmxBlockKernels& kernels, uint32_t m, AmxRowFill fill,
+                            const void* context, bool signedData, const PackedQuantWeights& w,
+                            const QuantParams& q, const int32_t* bias, void* output,
+                            ThreadPool* pool, KernelScratch& ks);
 
 }  // namespace conv
 }  // namespace nn

@@ -302,8 +302,26 @@ void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, con
   const uint8_t* in = static_cast<const uint8_t*>(input);
   // s4-amx: 1x1 stride 1 rows are equally spaced input pixels, read in place by AMX-INT8.
   const uint32_t m = g.batches * g.outH * g.outW;
-  if (pointwise(g) && g.p.strideH == 1 && g.p.strideW == 1 && amxGemmApplies(w, m))
-    return amxQuantGemm(m, in, g.inC, signedData, w, q, bias, output, pool, ks);
+  if (amxGemmApplies(w, m)) {
+    if (pointwise(g) && g.p.strideH == 1 && g.p.strideW == 1)
+      return amxQuantGemm(m, in, g.inC, signedData, w, q, bias, output, pool, ks);
+    // s5-amx: other convolutions (MobileNets' first 3x3 stride-2 layer) im2col each row block
+    // into the AMX GEMM's panel, in the stored type (the pad is the stored zero point).
+    struct Im2col {
+      const Geometry* g;
+      const uint8_t* in;
+      uint8_t pad;
+    } im2col{&g, in, static_cast<uint8_t>(q.inputZeroPoint)};
+    auto fill = [](const void* context, uint32_t row, uint8_t* dst) {
+      const Im2col& c = *static_cast<const Im2col*>(context);
+      const uint32_t inC = c.g->inC;
+      im2colRow(
+          *c.g, c.in, outputPixel(*c.g, row), dst,
+          [inC](const uint8_t* s, uint8_t* d) { copyToUnsigned(s, d, inC, false); },
+          [inC, &c](uint8_t* d) { memset(d, c.pad, inC); });
+    };
+    return amxQuantGemmFilled(m, fill, &im2col, signedData, w, q, bias, output, pool, ks);
+  }
   const bool direct = !signedData && k == k4 && pointwise(g);
   const uint8_t padByte = static_cast<uint8_t>(unsignedZeroPoint(q, signedData));
   auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {

@@ -27,40 +27,49 @@ struct TileConfig {
   uint8_t rows[16];
 };
 
+// GCC 12's tile load/store macros are asm statements without memory operands: the compiler
+// does not know they read A/B or write acc. A compiler barrier before the loads and after the
+// stores keeps the surrounding C++ memory accesses in order.
+inline void compilerBarrier() { asm volatile("" ::: "memory"); }
+
 // Tiles 0..3: the 2x2 grid of 16x16 int32 accumulators (rows 0-15 / 16-31 x columns 0-15 /
 // 16-31); 4, 5: the two 16-row slices of A (64 bytes of k each); 6, 7: the two 16-column halves
 // of B (16 groups of 4 k each). All 16 rows x 64 bytes, so one configuration serves every call.
-template <bool kSignedA>
-void block(const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64, int32_t* acc) {
+// The sums stay in tiles 0..3 for amxStore: the caller requantizes the previous block between
+// the two, while the tile unit works through these products.
+template <bool kSignedA, bool kTwoRowTiles>
+void compute(const uint8_t* a, size_t lda, size_t aStep, const int8_t* b, uint32_t k64) {
+  compilerBarrier();
   _tile_zero(0);
   _tile_zero(1);
-  _tile_zero(2);
-  _tile_zero(3);
+  if (kTwoRowTiles) {
+    _tile_zero(2);
+    _tile_zero(3);
+  }
   const uint8_t* a1 = a + 16 * lda;
-  for (uint32_t kb = 0; kb < k64; kb += 64) {
+  for (uint32_t kb = 0; kb < k64; kb += 64, a += aStep, a1 += aStep) {
     // B for k in [kb, kb + 64): 16 groups of 128 bytes (32 columns x 4 k) from kb / 4.
     const int8_t* bb = b + static_cast<size_t>(kb) * kConvTileN;
-    _tile_loadd(4, a + kb, static_cast<long>(lda));
+    _tile_loadd(4, a, static_cast<long>(lda));
     _tile_loadd(6, bb, 4 * kConvTileN);
     _tile_loadd(7, bb + 64, 4 * kConvTileN);
-    _tile_loadd(5, a1 + kb, static_cast<long>(lda));
+    if (kTwoRowTiles) _tile_loadd(5, a1, static_cast<long>(lda));
     if (kSignedA) {
       _tile_dpbssd(0, 4, 6);
       _tile_dpbssd(1, 4, 7);
-      _tile_dpbssd(2, 5, 6);
-      _tile_dpbssd(3, 5, 7);
+      if (kTwoRowTiles) {
+        _tile_dpbssd(2, 5, 6);
+        _tile_dpbssd(3, 5, 7);
+      }
     } else {
       _tile_dpbusd(0, 4, 6);
       _tile_dpbusd(1, 4, 7);
-      _tile_dpbusd(2, 5, 6);
-      _tile_dpbusd(3, 5, 7);
+      if (kTwoRowTiles) {
+        _tile_dpbusd(2, 5, 6);
+        _tile_dpbusd(3, 5, 7);
+      }
     }
   }
-  constexpr long ldc = kConvTileN * sizeof(int32_t);
-  _tile_stored(0, acc, ldc);
-  _tile_stored(1, acc + 16, ldc);
-  _tile_stored(2, acc + 16 * kConvTileN, ldc);
-  _tile_stored(3, acc + 16 * kConvTileN + 16, ldc);
 }
 
 // Sum of `k` bytes read as uint8 (signedA: as int8).
@@ -80,35 +89,87 @@ int32_t rowSum(const uint8_t* p, uint32_t k, bool signedA) {
   return static_cast<int32_t>(signedA ? total - 128 * static_cast<int64_t>(k) : total);
 }
 
-// conv::requantize on 16 lanes for fixed columns: the per-column terms are hoisted out of the
-// row loop (see conv_avx512.cc's requantize16, of which this is the same arithmetic).
+// ---- requantization of a block --------------------------------------------------------------
+//
+// conv::requantize (x * M, doubling high half rounded at bit 31, then a rounding right shift
+// by e with ties away from zero) folded into one rounding of the 64-bit product, for the
+// usual right shifts 1 <= e <= kMaxFastShift and M >= 0:
+//   high = floor((p + 2^30) / 2^31), p = x * M
+//   result = floor((high + 2^(e-1) - [high < 0]) / 2^e)
+//          = floor((p + 2^30 + 2^(30+e) - [p < 0] * 2^31 + outZero * 2^(31+e)) / 2^(31+e))
+// (nested floors of integers; p in [-2^30, 0) has high = 0 and gives 0 either way, so the sign
+// of p may replace that of high; the output zero point is a whole multiple of the divisor).
+// With |p| < 2^62 and e <= 22 the sum stays inside int64. About 14 vector operations per 16
+// outputs instead of the two-step form's 22, the block's clamp done on packed bytes. Other
+// columns (a left shift, a huge right shift) take the two-step form.
+constexpr int32_t kMaxFastShift = 22;
+
+// Per 16 columns: the per-lane terms of both forms.
 struct Columns16 {
-  __m512i offset, multiplier, multiplierOdd, left, right, mask, halfMask;
   __mmask16 lanes;
+  bool fast;  // every lane in the folded form's range
+  __m512i offset;
+  // folded form: even / odd lanes as 64-bit
+  __m512i multiplier, multiplierOdd, constEven, constOdd, shiftEven, shiftOdd;
+  // two-step form (conv_avx512.cc's requantize16)
+  __m512i left, right, mask, halfMask;
 };
 
 inline Columns16 columns16(const int32_t* offset, const int32_t* multiplier, const int32_t* shift,
-                           uint32_t count) {
+                           uint32_t count, int32_t outZero) {
   Columns16 c;
   c.lanes = count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << count) - 1);
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
-  const __m512i sh = _mm512_maskz_loadu_epi32(c.lanes, shift);
+  // Lanes past `count` get shift -1, multiplier 0: harmless values for either form.
+  const __m512i sh = _mm512_mask_loadu_epi32(_mm512_set1_epi32(-1), c.lanes, shift);
   c.offset = _mm512_maskz_loadu_epi32(c.lanes, offset);
   c.multiplier = _mm512_maskz_loadu_epi32(c.lanes, multiplier);
   c.multiplierOdd = _mm512_srli_epi64(c.multiplier, 32);
-  c.left = _mm512_max_epi32(sh, zero);
-  c.right = _mm512_max_epi32(_mm512_sub_epi32(zero, sh), zero);
-  c.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, c.right), one);
-  c.halfMask = _mm512_srai_epi32(c.mask, 1);
+  const __m512i e = _mm512_sub_epi32(zero, sh);  // right shift
+  c.fast = _mm512_cmpgt_epi32_mask(one, e) == 0 &&
+           _mm512_cmpgt_epi32_mask(e, _mm512_set1_epi32(kMaxFastShift)) == 0 &&
+           _mm512_cmpgt_epi32_mask(zero, c.multiplier) == 0;
+  if (c.fast) {
+    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFll);
+    const __m512i eEven = _mm512_and_si512(e, low32), eOdd = _mm512_srli_epi64(e, 32);
+    const __m512i c30 = _mm512_set1_epi64(int64_t{1} << 30);
+    const __m512i z = _mm512_set1_epi64(outZero);
+    const __m512i s31 = _mm512_set1_epi64(31);
+    // 2^30 + 2^(30+e) + outZero * 2^(31+e)
+    c.constEven = _mm512_add_epi64(_mm512_add_epi64(c30, _mm512_sllv_epi64(c30, eEven)),
+                                   _mm512_sllv_epi64(z, _mm512_add_epi64(eEven, s31)));
+    c.constOdd = _mm512_add_epi64(_mm512_add_epi64(c30, _mm512_sllv_epi64(c30, eOdd)),
+                                  _mm512_sllv_epi64(z, _mm512_add_epi64(eOdd, s31)));
+    // Even results end in the low half of each 64-bit lane (shift 31 + e), odd ones in the
+    // high half (shift e - 1: the high half of z >> (e - 1) is z >> (31 + e)).
+    c.shiftEven = _mm512_add_epi64(eEven, s31);
+    c.shiftOdd = _mm512_sub_epi64(eOdd, _mm512_set1_epi64(1));
+  } else {
+    c.left = _mm512_max_epi32(sh, zero);
+    c.right = _mm512_max_epi32(e, zero);
+    c.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, c.right), one);
+    c.halfMask = _mm512_srai_epi32(c.mask, 1);
+  }
   return c;
 }
 
-template <typename TOut>
-inline void requantizeRow16(const Columns16& c, const int32_t* acc, __m512i rowOffset,
-                            __m512i outZero, __m512i lo, __m512i hi, TOut* out) {
+// requantize(x) + outZero for 16 lanes in the folded form (int32, before the clamp).
+inline __m512i folded16(const Columns16& c, __m512i x) {
+  const __m512i c31 = _mm512_set1_epi64(int64_t{1} << 31);
+  const __m512i pe = _mm512_mul_epi32(x, c.multiplier);
+  const __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), c.multiplierOdd);
+  __m512i ze = _mm512_add_epi64(pe, c.constEven);
+  __m512i zo = _mm512_add_epi64(po, c.constOdd);
+  ze = _mm512_mask_sub_epi64(ze, _mm512_movepi64_mask(pe), ze, c31);
+  zo = _mm512_mask_sub_epi64(zo, _mm512_movepi64_mask(po), zo, c31);
+  return _mm512_mask_blend_epi32(0xAAAA, _mm512_srav_epi64(ze, c.shiftEven),
+                                 _mm512_srav_epi64(zo, c.shiftOdd));
+}
+
+// The same in two steps (any shift; conv_avx512.cc's requantize16).
+inline __m512i twoStep16(const Columns16& c, __m512i x, __m512i outZero) {
   const __m512i one = _mm512_set1_epi32(1);
   const __m512i nudge = _mm512_set1_epi64(int64_t{1} << 30);
-  __m512i x = _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(acc), c.offset), rowOffset);
   x = _mm512_sllv_epi32(x, c.left);
   __m512i even = _mm512_mul_epi32(x, c.multiplier);
   __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), c.multiplierOdd);
@@ -119,8 +180,74 @@ inline void requantizeRow16(const Columns16& c, const int32_t* acc, __m512i rowO
   const __m512i threshold = _mm512_add_epi32(c.halfMask, _mm512_srli_epi32(high, 31));
   __m512i v = _mm512_srav_epi32(high, c.right);
   v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(remainder, threshold), v, one);
-  v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, outZero), lo), hi);
-  _mm_mask_storeu_epi8(out, c.lanes, _mm512_cvtepi32_epi8(v));
+  return _mm512_add_epi32(v, outZero);
+}
+
+template <bool kRowOffset>
+inline __m512i value16(const Columns16& c, const int32_t* acc, __m512i rowOffset,
+                       __m512i outZero) {
+  __m512i x = _mm512_add_epi32(_mm512_loadu_si512(acc), c.offset);
+  if (kRowOffset) x = _mm512_add_epi32(x, rowOffset);
+  return c.fast ? folded16(c, x) : twoStep16(c, x, outZero);
+}
+
+// Rows r and r + 1 (32 columns each: a, b of row r, c, d of row r + 1) to bytes: saturating
+// packs (the type's range; the activation clamp follows on the bytes), then the dwords of the
+// 128-bit lanes back in order: row r in the low 32 bytes, row r + 1 in the high.
+template <typename TOut>
+inline __m512i packRows(__m512i a, __m512i b, __m512i c, __m512i d, __m512i lo, __m512i hi) {
+  const __m512i ab = _mm512_packs_epi32(a, b), cd = _mm512_packs_epi32(c, d);
+  __m512i bytes;
+  if (sizeof(TOut) == 1 && static_cast<TOut>(-1) < 0) {
+    bytes = _mm512_packs_epi16(ab, cd);
+    bytes = _mm512_min_epi8(_mm512_max_epi8(bytes, lo), hi);
+  } else {
+    bytes = _mm512_packus_epi16(ab, cd);
+    bytes = _mm512_min_epu8(_mm512_max_epu8(bytes, lo), hi);
+  }
+  // Lane L holds dwords a[L], b[L], c[L], d[L] (4 bytes each); output dword j = 4v + L.
+  const __m512i order =
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  return _mm512_permutexvar_epi32(order, bytes);
+}
+
+template <typename TOut, bool kRowOffset>
+void requantizeBlockT(const int32_t* acc, uint32_t rows, uint32_t cols,
+                      const int32_t* columnOffset, const int32_t* rowOffset,
+                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
+                      int32_t lo, int32_t hi, TOut* out, size_t ldo) {
+  const __m512i vZero = _mm512_set1_epi32(outZero);
+  const __m512i vLo = _mm512_set1_epi8(static_cast<char>(lo));
+  const __m512i vHi = _mm512_set1_epi8(static_cast<char>(hi));
+  const Columns16 c0 = columns16(columnOffset, multiplier, shift, cols, outZero);
+  const bool two = cols > 16;
+  const Columns16 c1 = two ? columns16(columnOffset + 16, multiplier + 16, shift + 16,
+                                       cols - 16, outZero)
+                           : c0;
+  const __mmask32 storeMask = cols >= 32 ? ~__mmask32{0} : ((__mmask32{1} << cols) - 1);
+  const __m512i none = _mm512_setzero_si512();
+  for (uint32_t r = 0; r < rows; r += 2) {
+    const int32_t* p = acc + r * kConvTileN;
+    const bool second = r + 1 < rows;  // a last odd row packs zeros as its partner
+    const __m512i o0 = kRowOffset ? _mm512_set1_epi32(rowOffset[r]) : none;
+    const __m512i o1 = kRowOffset && second ? _mm512_set1_epi32(rowOffset[r + 1]) : none;
+    const __m512i a = value16<kRowOffset>(c0, p, o0, vZero);
+    const __m512i b = two ? value16<kRowOffset>(c1, p + 16, o0, vZero) : none;
+    const __m512i c = second ? value16<kRowOffset>(c0, p + kConvTileN, o1, vZero) : none;
+    const __m512i d = second && two ? value16<kRowOffset>(c1, p + kConvTileN + 16, o1, vZero)
+                                    : none;
+    const __m512i bytes = packRows<TOut>(a, b, c, d, vLo, vHi);
+    TOut* o = out + r * ldo;
+    if (storeMask == ~__mmask32{0}) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm512_castsi512_si256(bytes));
+      if (second)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + ldo),
+                            _mm512_extracti64x4_epi64(bytes, 1));
+    } else {
+      _mm256_mask_storeu_epi8(o, storeMask, _mm512_castsi512_si256(bytes));
+      if (second) _mm256_mask_storeu_epi8(o + ldo, storeMask, _mm512_extracti64x4_epi64(bytes, 1));
+    }
+  }
 }
 
 template <typename TOut>
@@ -128,14 +255,12 @@ void requantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
                      const int32_t* columnOffset, const int32_t* rowOffset,
                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
                      int32_t lo, int32_t hi, TOut* out, size_t ldo) {
-  const __m512i vZero = _mm512_set1_epi32(outZero);
-  const __m512i vLo = _mm512_set1_epi32(lo), vHi = _mm512_set1_epi32(hi);
-  for (uint32_t c0 = 0; c0 < cols; c0 += 16) {
-    const Columns16 c = columns16(columnOffset + c0, multiplier + c0, shift + c0, cols - c0);
-    for (uint32_t r = 0; r < rows; ++r)
-      requantizeRow16(c, acc + r * kConvTileN + c0, _mm512_set1_epi32(rowOffset[r]), vZero, vLo,
-                      vHi, out + r * ldo + c0);
-  }
+  if (rowOffset != nullptr)
+    requantizeBlockT<TOut, true>(acc, rows, cols, columnOffset, rowOffset, multiplier, shift,
+                                 outZero, lo, hi, out, ldo);
+  else
+    requantizeBlockT<TOut, false>(acc, rows, cols, columnOffset, rowOffset, multiplier, shift,
+                                  outZero, lo, hi, out, ldo);
 }
 
 }  // namespace
@@ -163,17 +288,38 @@ void amxConfigure() {
     cfg.colsb[t] = 64;
     cfg.rows[t] = 16;
   }
-  _tile_loadconfig(&cfg);
+  // Not _tile_loadconfig: GCC 12's declares an 8-byte operand ("m" of a pointer), so the
+  // compiler dropped the stores of colsb/rows as dead and LDTILECFG loaded palette 1 with no
+  // rows configured, and the first tile instruction raised #UD (SIGILL) on real AMX.
+  asm volatile("ldtilecfg %0" ::"m"(cfg));
 }
 
 void amxRelease() { _tile_release(); }
 
-void amxQuantBlock(bool signedA, const uint8_t* a, size_t lda, const int8_t* b, uint32_t k64,
-                   int32_t* acc) {
-  if (signedA)
-    block<true>(a, lda, b, k64, acc);
-  else
-    block<false>(a, lda, b, k64, acc);
+void amxCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
+                uint32_t k64, uint32_t rows) {
+  if (rows > 16) {
+    if (signedA)
+      compute<true, true>(a, lda, aStep, b, k64);
+    else
+      compute<false, true>(a, lda, aStep, b, k64);
+  } else {
+    if (signedA)
+      compute<true, false>(a, lda, aStep, b, k64);
+    else
+      compute<false, false>(a, lda, aStep, b, k64);
+  }
+}
+
+void amxStore(uint32_t rows, int32_t* acc) {
+  constexpr long ldc = kConvTileN * sizeof(int32_t);
+  _tile_stored(0, acc, ldc);
+  _tile_stored(1, acc + 16, ldc);
+  if (rows > 16) {
+    _tile_stored(2, acc + 16 * kConvTileN, ldc);
+    _tile_stored(3, acc + 16 * kConvTileN + 16, ldc);
+  }
+  compilerBarrier();
 }
 
 void amxRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
