@@ -465,4 +465,58 @@ TEST(CpuFusion, ResizeBilinearFastEqualsReferenceBitwise) {
   }
 }
 
+// ---- PAD, MAX_POOL_2D and ADD split over 2 threads ---------------------------------------
+
+// These split their rows over the pool from 16K elements (64 KB for PAD); with 2 threads each
+// thread takes a contiguous range of rows, fully padded rows included. Copies, maxima and sums
+// must equal the values computed here bit for bit whatever the split.
+TEST(CpuFusion, PadPoolAddSplitOverThreadsAreExact) {
+  setenv("NNAPI_CPU_THREADS", "2", 1);
+  Graph g;
+  const std::vector<uint32_t> in = {2, 30, 31, 12}, padded = {3, 33, 34, 16};
+  const int32_t before[4] = {0, 2, 1, 0};
+  const uint32_t x = g.input(in);
+  const uint32_t p = pad(g, x, {0, 1, 2, 1, 1, 2, 0, 4}, padded);
+  const uint32_t pooled = g.temp({3, 16, 17, 16});
+  g.m.addOperation(ANEURALNETWORKS_MAX_POOL_2D,
+                   {p, g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(2),
+                    g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(kNone)},
+                   {pooled});
+  const uint32_t y = g.input(padded);
+  const uint32_t sum = g.temp(padded);
+  g.m.addOperation(ANEURALNETWORKS_ADD, {p, y, g.m.addInt32(kNone)}, {sum});
+  g.output(p, count(padded) * 4);
+  g.output(pooled, 3 * 16 * 17 * 16 * 4);
+  g.output(sum, count(padded) * 4);
+  g.finish();
+  const nntest::RunResult fast = runOn(g, "nnapi-cpu", true);
+  unsetenv("NNAPI_CPU_THREADS");
+  ASSERT_EQ(fast.status, ANEURALNETWORKS_NO_ERROR) << fast.step;
+  ASSERT_EQ(fast.outputs.size(), 3u);
+
+  const std::vector<float> xv = valuesOf<float>(g.inputs[0]), yv = valuesOf<float>(g.inputs[1]);
+  std::vector<float> pv(count(padded), 0.f);
+  for (uint32_t n = 0; n < in[0]; ++n)
+    for (uint32_t h = 0; h < in[1]; ++h)
+      for (uint32_t w = 0; w < in[2]; ++w)
+        for (uint32_t c = 0; c < in[3]; ++c)
+          pv[((size_t(n + before[0]) * padded[1] + h + before[1]) * padded[2] + w + before[2]) *
+                 padded[3] + c + before[3]] = xv[((size_t(n) * in[1] + h) * in[2] + w) * in[3] + c];
+  std::vector<float> poolv, sumv(pv.size());
+  for (uint32_t n = 0; n < 3; ++n)
+    for (uint32_t h = 0; h < 16; ++h)
+      for (uint32_t w = 0; w < 17; ++w)
+        for (uint32_t c = 0; c < 16; ++c) {
+          auto at = [&](uint32_t hh, uint32_t ww) {
+            return pv[((size_t(n) * padded[1] + hh) * padded[2] + ww) * padded[3] + c];
+          };
+          poolv.push_back(std::max(std::max(at(2 * h, 2 * w), at(2 * h, 2 * w + 1)),
+                                   std::max(at(2 * h + 1, 2 * w), at(2 * h + 1, 2 * w + 1))));
+        }
+  for (size_t i = 0; i < pv.size(); ++i) sumv[i] = pv[i] + yv[i];
+  EXPECT_EQ(fast.outputs[0], bytesOf(pv)) << "PAD";
+  EXPECT_EQ(fast.outputs[1], bytesOf(poolv)) << "MAX_POOL_2D";
+  EXPECT_EQ(fast.outputs[2], bytesOf(sumv)) << "ADD";
+}
+
 }  // namespace

@@ -87,8 +87,9 @@ TEST(PanelGemm, ThreadSplits) {
   std::mt19937 rng(7);
   ThreadPool pool(2);
   KernelScratch ks;
+  // The last two: weights small enough for 16 rows at a time through every tile, rows split.
   const uint32_t shapes[][3] = {{8, 272, 1632}, {8, 1632, 272}, {16, 160, 48}, {28, 240, 40},
-                                {7, 1152, 192}, {3, 96, 77}};
+                                {7, 1152, 192}, {3, 96, 77},    {45, 16, 64},  {33, 24, 144}};
   for (const auto& s : shapes) {
     Geometry g;
     g.batches = 2;

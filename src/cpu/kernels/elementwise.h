@@ -23,9 +23,12 @@ namespace elementwise {
 
 enum class Path { kFast, kReference };
 
-// Work below this many elements is not worth waking the pool for.
-constexpr size_t kParallelThreshold = 65536;
-constexpr size_t kParallelGrain = 16384;
+// Work below this many elements is not worth waking the pool for. Not higher: with 2 threads the
+// convolutions around an ADD split their rows, and an ADD of 16K-64K elements kept on one
+// thread first pulled the other thread's half of its inputs from that core's cache
+// (face_detection_short_range 32x32x32-42: slower on 2 threads than on 1).
+constexpr size_t kParallelThreshold = 16384;
+constexpr size_t kParallelGrain = 4096;
 
 // Runs fn(begin, end) over [0, n). The fast path splits large work across the pool and runs
 // each piece compiled for the best ISA available (vectorize.h); the reference path is one

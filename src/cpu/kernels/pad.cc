@@ -1,10 +1,12 @@
 // PAD on the CPU with the logical zero (0.0, or the zero point for 8-bit asymmetric
 // tensors). Each input row (innermost dimension) lands in the output with one memcpy; only
 // the padding regions are filled.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/thread_pool.h"
 #include "spec/ops/pad.h"
 #include "spec/ops/shape_util.h"
 
@@ -40,11 +42,18 @@ Status execute(OpContext& ctx) {
   const size_t irow = size_t(id[3]) * es;
   const size_t headBytes = size_t(before[3]) * es;
   const size_t tailBytes = orow - headBytes - irow;
-  // Output rows (over the first three dims) are either entirely padding or hold one input row.
-  for (uint32_t a = 0; a < od[0]; ++a) {
-    const bool aIn = a >= before[0] && a < before[0] + id[0];
-    for (uint32_t b = 0; b < od[1]; ++b) {
-      const bool bIn = aIn && b >= before[1] && b < before[1] + id[1];
+  auto copyRow = [=](uint8_t* row, const uint8_t* s) {
+    if (headBytes) memset(row, fill, headBytes);
+    memcpy(row + headBytes, s, irow);
+    if (tailBytes) memset(row + headBytes + irow, fill, tailBytes);
+  };
+  // Output rows (over the first three dims) are either entirely padding or hold one input row;
+  // one unit is one (a, b) block of od[2] rows.
+  auto units = [=](size_t begin, size_t end) {
+    for (size_t ab = begin; ab < end; ++ab) {
+      const uint32_t a = static_cast<uint32_t>(ab / od[1]), b = static_cast<uint32_t>(ab % od[1]);
+      const bool bIn = a >= before[0] && a < before[0] + id[0] && b >= before[1] &&
+                       b < before[1] + id[1];
       uint8_t* row = dst + ((size_t(a) * od[1] + b) * od[2]) * orow;
       if (!bIn) {
         memset(row, fill, size_t(od[2]) * orow);
@@ -56,12 +65,24 @@ Status execute(OpContext& ctx) {
           continue;
         }
         const size_t ia = a - before[0], ib = b - before[1], ic = c - before[2];
-        const uint8_t* s = src + ((ia * id[1] + ib) * id[2] + ic) * irow;
-        if (headBytes) memset(row, fill, headBytes);
-        memcpy(row + headBytes, s, irow);
-        if (tailBytes) memset(row + headBytes + irow, fill, tailBytes);
+        copyRow(row, src + ((ia * id[1] + ib) * id[2] + ic) * irow);
       }
     }
+  };
+  // Large outputs are split over the pool in contiguous ranges of units, as the neighbouring
+  // convolutions split their rows: each thread mostly copies data its own core produced, and
+  // the ADD that reads the result (also split) finds it there (2 threads: the 64x64x28 PAD +
+  // ADD of face_detection_short_range took longer than on one thread when PAD ran alone).
+  const size_t numUnits = size_t(od[0]) * od[1];
+  const size_t unitBytes = size_t(od[2]) * orow;
+  ThreadPool* pool = ctx.threadPool();
+  constexpr size_t kParallelBytes = size_t{64} << 10, kChunkBytes = size_t{16} << 10;
+  if (pool != nullptr && pool->numThreads() > 1 && numUnits > 1 &&
+      numUnits * unitBytes >= kParallelBytes) {
+    pool->parallelFor(numUnits, std::max<size_t>(1, kChunkBytes / std::max<size_t>(unitBytes, 1)),
+                      units);
+  } else {
+    units(0, numUnits);
   }
   return kOk;
 }

@@ -160,11 +160,21 @@ void poolNhwc(const T* in, T* out, const PoolGeometry& g, const PoolParams& p, B
   }
   // The fast device runs the rows in an ISA-specific clone.
   auto run = [&](size_t begin, size_t end) { vectorize::runVectorized(work, begin, end); };
-  if (pool->numThreads() <= 1 || rows * workPerRow < (1u << 21)) {
+  // Also split from 16K input or output elements (as the elementwise and depthwise kernels):
+  // with 2 threads the operations around a pool split their rows, and a pool kept on one
+  // thread first pulled the other thread's half of its input from that core's cache
+  // (face_detection_short_range 64x64x28 2x2: as slow on 2 threads as on 1).
+  const size_t outRowElems = static_cast<size_t>(g.outW) * g.channels;
+  const size_t inElems = static_cast<size_t>(g.batches) * g.inH * g.inW * g.channels;
+  const bool large = rows * workPerRow >= (1u << 21) ||
+                     std::max(rows * outRowElems, inElems) >= 16384;
+  if (pool->numThreads() <= 1 || !large) {
     run(0, rows);
     return;
   }
-  const size_t grain = std::max<size_t>(1, (1u << 18) / std::max<size_t>(1, workPerRow));
+  const size_t grain = std::max<size_t>(
+      1, std::min((1u << 18) / std::max<size_t>(1, workPerRow),
+                  size_t{4096} / std::max<size_t>(1, outRowElems)));
   pool->parallelFor(rows, grain, run);
 }
 

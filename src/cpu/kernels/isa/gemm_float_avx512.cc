@@ -104,6 +104,12 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   const __m512 lo = _mm512_set1_ps(g.outputMin), hi = _mm512_set1_ps(g.outputMax);
   size_t blockRows = kBlockFloats / (k > 0 ? k : 1) / kMR * kMR;
   if (blockRows < static_cast<size_t>(kMR)) blockRows = kMR;
+  // Weights that fit L1 with room to spare (the small-k, high-resolution 1x1 layers): 16 rows
+  // at a time through every tile, so each output row is written whole while its lines are
+  // in L1 instead of in one partial pass per tile over rows that no longer are.
+  if (tileEnd - tileBegin >= 2 &&
+      static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float) <= 32 * 1024)
+    blockRows = 2 * kMR;
   for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
     const uint32_t r1 =
         rowEnd - r0 > blockRows ? r0 + static_cast<uint32_t>(blockRows) : rowEnd;
