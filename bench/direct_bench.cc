@@ -208,7 +208,7 @@ double minSeconds(int runs, const Fn& fn) {
 int main(int argc, char** argv) {
   int runs = 50;
   int threads = 1;  // s4-gemm: the gemm layers (both sides) on a pool of this many threads
-  bool half = false;  // s5-fp16: also time the float16 GEMM of relaxed models on the gemm layers
+  bool half = false;  // Also time the float16 GEMM of relaxed models on the gemm layers
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
@@ -280,7 +280,7 @@ int main(int argc, char** argv) {
     printf("%-30s %9.4f %9.1f %9.4f %9.1f %6.2f %9.2g %s\n", l.name, xs * 1e3,
            xs > 0 ? 2 * macs / xs * 1e-9 : 0.0, ds * 1e3, ds > 0 ? 2 * macs / ds * 1e-9 : 0.0,
            xs > 0 && ds > 0 ? ds / xs : 0.0, diff, !have ? "-" : chosen ? "own" : "xnnpack");
-    // s5-fp16: the float16 GEMM (relaxed models, AVX512-FP16), its time over the float32 GEMM's
+    // The float16 GEMM (relaxed models, AVX512-FP16), its time over the float32 GEMM's
     // ("direct ms") and its largest difference from it.
     if (half && !strncmp(l.name, "gemm ", 5) && have && nn::conv::halfGemmAvailable()) {
       nn::conv::PackedHalfWeights hw;

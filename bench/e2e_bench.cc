@@ -151,7 +151,7 @@ struct Options {
   bool weightsFromMemory = false;
   bool threadsSweep = false;
   bool skipMobilenet = false;
-  bool skipQuant = false;  // s4-amx: the quantized MobileNets (quant_mobilenet.h)
+  bool skipQuant = false;  // The quantized MobileNets (quant_mobilenet.h)
   bool skipFixed = false;
   bool concurrent = false;
   double concurrentSeconds = 5.0;  // duration of each concurrent-measure phase
@@ -974,7 +974,7 @@ struct Row {
   const char* fmt;
 };
 const Row kRows[] = {
-    // s4-amx: the quantized MobileNets (quant_mobilenet.h)
+    // The quantized MobileNets (quant_mobilenet.h)
 #define NNAPI_QUANT_ROWS(v, label)                                                     \
   {"qmobilenet_" v "_compile_ms", "MobileNet-" label " compilation", "ms", "%.3f"},    \
       {"qmobilenet_" v "_min_ms", "MobileNet-" label " latency min", "ms", "%.3f"},    \
@@ -1145,7 +1145,7 @@ int main(int argc, char** argv) {
   fflush(stdout);
   if (!opt.skipMobilenet) runMobileNet(opt, &res);
   bool quantOk = true;
-  if (!opt.skipQuant) {  // s4-amx
+  if (!opt.skipQuant) {
     std::vector<std::pair<std::string, double>> q;
     quantOk = bench::runQuantMobileNets({opt.warmup, opt.runs, opt.maxSeconds}, &q);
     for (const auto& kv : q) res.set(kv.first, kv.second);

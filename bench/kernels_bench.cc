@@ -40,7 +40,7 @@ const Layer kLayers[] = {
     {"FullyConnected_1024to1001", Kind::FullyConnected, 1, 1, 1024, 1001, 1, 1},
 };
 
-// s4-amx: more quant8 GEMM shapes, quant8 only: MobileNet-v2's 1x1 expansions/projections and
+// More quant8 GEMM shapes, quant8 only: MobileNet-v2's 1x1 expansions/projections and
 // FULLY_CONNECTED with a batch (inH = batch), where the AMX-INT8 path applies (compare
 // NNAPI_CPU_ISA=avx512vnni with the default level; bench/amx_vs_vnni.sh interleaves them).
 const Layer kQuantLayers[] = {

@@ -1,4 +1,4 @@
-// s5-fp16: 1x1 CONV_2D layers the fast device computes in float16 where the processor has
+// 1x1 CONV_2D layers the fast device computes in float16 where the processor has
 // AVX512-FP16 (relaxed float32 models, TENSOR_FLOAT16 models; src/cpu/kernels/gemm_half.cc),
 // through the public C API: shapes with at least 32 output channels (the conformance vectors
 // have none), against a double reference with the conformance vectors' relaxed tolerance

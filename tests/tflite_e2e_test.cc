@@ -249,7 +249,7 @@ INSTANTIATE_TEST_SUITE_P(MediaPipe, RealModel,
 
 }  // namespace
 
-// s5-fp16: the real models relaxed (relaxComputationFloat32toFloat16, as TFLite's delegate sets
+// The real models relaxed (relaxComputationFloat32toFloat16, as TFLite's delegate sets
 // with allow_fp16) against the same models in float32 on the fast device. Where the processor
 // has AVX512-FP16 the relaxed run computes its 1x1 convolutions in float16; the outputs must stay
 // within 1e-2 of the float32 run, measured per output as max |relaxed - fp32| / max |fp32| (the

@@ -83,7 +83,7 @@ CpuFeatures capped(CpuFeatures f) {
     f.amxTile = f.amxInt8 = f.amxBf16 = false;
     f.avx512fp16 = false;
   } else if (strcmp(v, "avx512fp16") == 0) {
-    // s5-fp16: AVX-512 + VNNI + AVX512-FP16 without the AMX tiles.
+    // AVX-512 + VNNI + AVX512-FP16 without the AMX tiles.
     cap = IsaLevel::kAvx512;
     f.amxTile = f.amxInt8 = f.amxBf16 = false;
   } else {

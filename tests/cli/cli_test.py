@@ -7,7 +7,7 @@ NAME=PATH: the tools to check (nnapi, nnapi-cts, nnapi-cts-sl, and the benchmark
 nnapi_bench_e2e, nnapi_bench_kernels when built). Checks:
   * --version prints "<tool> V" (V: CMake's PROJECT_VERSION, passed in), exit 0;
   * --help prints the exit statuses, exit 0; bad usage exits 2;
-  * nnapi bench --relaxed, nnapi run --relaxed and the nnapi-relaxed wrapper work (s5-fp16).
+  * nnapi bench --relaxed, nnapi run --relaxed and the nnapi-relaxed wrapper work.
   * nnapi-cts and nnapi bench draw a progress line on stderr when it is a terminal (a pseudo-
     terminal here, python's pty module), erase it at the end, and print none when stderr is a
     pipe or with --no-progress; stdout is the same either way.
@@ -143,7 +143,7 @@ def main():
         rc_n, out_n, tty_n = run_stderr_on_pty(base + ["--no-progress"])
         check(rc_n == 0 and "benchmark [" not in tty_n and "\r" not in tty_n,
               "nnapi bench --no-progress on a terminal: no progress (%r)" % tty_n[:200])
-        # s5-fp16: --relaxed (the model marked relaxComputationFloat32toFloat16), directly and
+        # --relaxed (the model marked relaxComputationFloat32toFloat16), directly and
         # through the build/bin/nnapi-relaxed wrapper that compare.sh-style scripts take.
         rc_r, out_r, err_r = run(base + ["--relaxed", "--no-progress"])
         check(rc_r == 0 and "Relaxed: [" in out_r and "Latency (ms)" in out_r,

@@ -1,4 +1,4 @@
-// s5-fp16: the float16 GEMM of relaxed 1x1 convolutions (gemm_half.cc,
+// The float16 GEMM of relaxed 1x1 convolutions (gemm_half.cc,
 // isa/gemm_half_avx512fp16.cc) against a double reference of the unrounded float32 data: rows,
 // k and output columns not multiples of the 4/8-row, 32-term or 64-column blocks, k past the
 // row-block size, every fused activation, with and without bias, one and two threads (split by

@@ -26,7 +26,7 @@ using namespace conv;  // NOLINT: the family's types and helpers
 struct ConvState : public PreparedConv {
   std::optional<PackedQuantWeights> quantWeights;  // constant quant8 filter
   std::optional<PackedFloatWeights> floatWeights;  // constant float16, or float32 without XNNPACK
-  // s5-fp16: instead of floatWeights, a constant filter of a 1x1 convolution computed in
+  // Instead of floatWeights, a constant filter of a 1x1 convolution computed in
   // float16 (relaxed model or float16 data, halfGemmPreferred).
   std::optional<PackedHalfWeights> halfWeights;
 };
@@ -67,7 +67,7 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, PackedQuantWeights* out)
 }
 
 void prepareFloatFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
-  if (halfGemmPreferred(ctx, g)) {  // s5-fp16
+  if (halfGemmPreferred(ctx, g)) {
     const uint32_t k = g.filterH * g.filterW * g.inC;
     if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16)
       packHalfWeights(ctx.input<Half>(1), g.outC, k, &st.halfWeights.emplace());
@@ -90,7 +90,7 @@ bool runXnnpack(OpContext& ctx, const Geometry& g, Conv2dScratch& sc, const floa
 // The packed float GEMM, or the direct kernel for few output channels (float32 filter).
 void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc,
                    const float* in, const float* bias, float* out) {
-  if (st.halfWeights) {  // s5-fp16: a 1x1 stride-1 convolution, its rows the input pixels
+  if (st.halfWeights) {  // A 1x1 stride-1 convolution, its rows the input pixels
     halfGemmFloat(g.batches * g.outH * g.outW, in, g.inC, *st.halfWeights, bias, g.p.activation,
                   out, ctx.threadPool(), sc.kernel);
     return;

@@ -33,7 +33,7 @@ struct PackedQuantWeights {
   int32_t zeroPointPrime = 0;       // filter zero point in the stored (signed) domain
   std::vector<int8_t> data;
   std::vector<int32_t> columnSums;  // sum over k of the stored values, per column
-  // s4-amx: the same tiles with k padded to k64 (a multiple of 64) for the AMX-INT8 GEMM
+  // The same tiles with k padded to k64 (a multiple of 64) for the AMX-INT8 GEMM
   // (conv_amx.h); empty where AMX is not usable.
   uint32_t k64 = 0;
   std::vector<int8_t> amxData;

@@ -273,7 +273,7 @@ void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoin
     }
     out->columnSums[col] = sum;
   }
-  packAmxWeights(out);  // s4-amx: the AMX-INT8 copy where AMX is usable
+  packAmxWeights(out);  // The AMX-INT8 copy where AMX is usable
 }
 
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
@@ -300,12 +300,12 @@ void fastConvQuant(const Geometry& g, const QuantParams& q, bool signedData, con
                    ThreadPool* pool, KernelScratch& ks) {
   const uint32_t k = w.k, k4 = w.k4;
   const uint8_t* in = static_cast<const uint8_t*>(input);
-  // s4-amx: 1x1 stride 1 rows are equally spaced input pixels, read in place by AMX-INT8.
+  // 1x1 stride 1 rows are equally spaced input pixels, read in place by AMX-INT8.
   const uint32_t m = g.batches * g.outH * g.outW;
   if (amxGemmApplies(w, m)) {
     if (pointwise(g) && g.p.strideH == 1 && g.p.strideW == 1)
       return amxQuantGemm(m, in, g.inC, signedData, w, q, bias, output, pool, ks);
-    // s5-amx: other convolutions (MobileNets' first 3x3 stride-2 layer) im2col each row block
+    // Other convolutions (MobileNets' first 3x3 stride-2 layer) im2col each row block
     // into the AMX GEMM's panel, in the stored type (the pad is the stored zero point).
     struct Im2col {
       const Geometry* g;
@@ -354,7 +354,7 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
                              KernelScratch& ks) {
   const uint32_t k = w.k, k4 = w.k4;
   const uint8_t* in = static_cast<const uint8_t*>(input);
-  if (amxGemmApplies(w, batches))  // s4-amx
+  if (amxGemmApplies(w, batches))
     return amxQuantGemm(batches, in, k, signedData, w, q, bias, output, pool, ks);
   const bool direct = !signedData && k == k4;
   auto rowFn = [&](uint32_t row, uint8_t* scratch, int32_t* sum) -> const uint8_t* {

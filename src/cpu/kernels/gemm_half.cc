@@ -1,4 +1,4 @@
-// s5-fp16: the driver of the float16 GEMM (isa/gemm_half_avx512fp16.cc): which operations may
+// The driver of the float16 GEMM (isa/gemm_half_avx512fp16.cc): which operations may
 // take it, weight packing, and the split over threads (as gemm_float.cc's).
 #include "cpu/kernels/gemm_half.h"
 

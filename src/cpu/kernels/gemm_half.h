@@ -1,4 +1,4 @@
-// s5-fp16: float16 arithmetic for relaxed models (ANeuralNetworksModel_relaxComputationFloat32
+// Float16 arithmetic for relaxed models (ANeuralNetworksModel_relaxComputationFloat32
 // toFloat16) and TENSOR_FLOAT16 operands where the processor has AVX512-FP16: the 1x1
 // convolution's GEMM (gemm_half.cc, isa/gemm_half_avx512fp16.cc). float32 data stays float32
 // in memory; the kernel rounds its inputs to float16, multiplies in float16 and adds up in

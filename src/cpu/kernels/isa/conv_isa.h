@@ -131,7 +131,7 @@ namespace isa_avx512vnni {  // the AVX-512 set + VNNI
 ConvQuantMicroKernelFn convQuantMicroKernel;
 }  // namespace isa_avx512vnni
 
-// ---- AMX-INT8 (s4-amx) ----------------------------------------------------------------------
+// ---- AMX-INT8 ----------------------------------------------------------------------
 // Only after nn::amxInt8Usable() (the kernel granted XTILEDATA), from one thread between its
 // amxConfigure() and amxRelease(). Packed B: the int8 layout above with k padded to a multiple
 // of 64 (zeros), so A may hold anything past k.

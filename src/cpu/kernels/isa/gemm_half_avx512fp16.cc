@@ -1,4 +1,4 @@
-// s5-fp16: the float16 GEMM (gemm_half_isa.h) with AVX512-FP16: 32 multiply-adds per
+// The float16 GEMM (gemm_half_isa.h) with AVX512-FP16: 32 multiply-adds per
 // instruction, twice float32's. A row block of a is rounded to float16 once into the caller's
 // scratch (each value twice, see toHalfPairs); then, as in the float32 panel GEMM (gemm_float_avx512.cc), every 64-column weight
 // tile is swept over the block's rows, a few rows at a time. The products are summed in

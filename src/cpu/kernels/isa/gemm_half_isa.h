@@ -1,4 +1,4 @@
-// s5-fp16: the float16 GEMM of relaxed (and TENSOR_FLOAT16) 1x1 convolutions, built with
+// The float16 GEMM of relaxed (and TENSOR_FLOAT16) 1x1 convolutions, built with
 // AVX512-FP16 (gemm_half_avx512fp16.cc; driver gemm_half.cc). Same include rules as
 // conv_isa.h: plain declarations and trivial structs only, so the ISA unit emits nothing that
 // baseline code could end up calling.
