@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/kernels/conv_common.h"
+#include "cpu/prefaulted_buffer.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/conv.h"
 
@@ -19,11 +20,15 @@ namespace nn {
 namespace conv {
 
 // Weights W[n][k] (row-major, k contiguous) repacked into column tiles for the float GEMM.
+// Layout: [tile of kTileN columns][k][kTileN], the last tile's missing columns zero.
 struct PackedFloatWeights {
   uint32_t n = 0, k = 0;
-  std::vector<float> data;
+  PrefaultedArray<float> data;
 };
-void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
+// `pool` (may be null) shares the tiles among the driver's threads: at compilation this is
+// most of pose_landmark_heavy's preparation time.
+void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out,
+                      ThreadPool* pool = nullptr);
 
 // Weights repacked for the int8 dot-product GEMM: signed bytes, k padded to a multiple of 4,
 // with per-column sums for the zero-point corrections.
