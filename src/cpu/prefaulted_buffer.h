@@ -9,9 +9,9 @@
 
 namespace nn {
 
-// posix_memalign(alignment, size) (size 0 allocates 1 byte); blocks of at least 64 KB are then
-// prefaulted with madvise(MADV_POPULATE_WRITE) (Linux 5.14+; elsewhere the pages fault as
-// usual). Freed with free(). nullptr when out of memory.
+// posix_memalign(alignment, size) (size 0 allocates 1 byte); the pages of blocks of at least
+// 64 KB are mapped on return: with madvise(MADV_POPULATE_WRITE) (Linux 5.14+), else by
+// writing zeros. The contents are unspecified. Freed with free(). nullptr when out of memory.
 void* allocatePrefaulted(size_t alignment, size_t size);
 
 // An uninitialized array of T from allocatePrefaulted, 64-byte aligned. Unlike std::vector

@@ -48,9 +48,9 @@ void packFloatFilter(OpContext& ctx, const Geometry& g, PackedFloatWeights* out)
   if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16) {
     std::vector<float> f(static_cast<size_t>(g.outC) * k);
     halfToFloat(ctx.input<Half>(1), f.data(), f.size());
-    packFloatWeights(f.data(), g.outC, k, out, ctx.threadPool());
+    packFloatWeights(f.data(), g.outC, k, out);
   } else {
-    packFloatWeights(ctx.input<float>(1), g.outC, k, out, ctx.threadPool());
+    packFloatWeights(ctx.input<float>(1), g.outC, k, out);
   }
 }
 

@@ -25,10 +25,10 @@ struct PackedFloatWeights {
   uint32_t n = 0, k = 0;
   PrefaultedArray<float> data;
 };
-// `pool` (may be null) shares the tiles among the driver's threads: at compilation this is
-// most of pose_landmark_heavy's preparation time.
-void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out,
-                      ThreadPool* pool = nullptr);
+// Single-threaded on purpose: split over the driver's pool at compilation, each of ~100
+// convolutions waited for a worker that another process had preempted (pose_landmark_heavy
+// at 2 threads on a loaded machine: compilation 2-4x slower than serial packing).
+void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
 
 // Weights repacked for the int8 dot-product GEMM: signed bytes, k padded to a multiple of 4,
 // with per-column sums for the zero-point corrections.

@@ -38,9 +38,9 @@ void packFloat(OpContext& ctx, const FcShape& s, PackedFloatWeights* out) {
   if (ctx.inputType(kWeights) == OperandType::TENSOR_FLOAT16) {
     std::vector<float> w(static_cast<size_t>(s.units) * s.inputSize);
     halfToFloat(ctx.input<Half>(kWeights), w.data(), w.size());
-    packFloatWeights(w.data(), s.units, s.inputSize, out, ctx.threadPool());
+    packFloatWeights(w.data(), s.units, s.inputSize, out);
   } else {
-    packFloatWeights(ctx.input<float>(kWeights), s.units, s.inputSize, out, ctx.threadPool());
+    packFloatWeights(ctx.input<float>(kWeights), s.units, s.inputSize, out);
   }
 }
 
