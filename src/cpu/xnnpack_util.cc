@@ -1,12 +1,12 @@
 #include "cpu/xnnpack_util.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+
+#include "cpu/prefaulted_buffer.h"
 
 namespace nn {
 
@@ -22,27 +22,12 @@ bool xnnpackDisabledByEnv() {
 namespace {
 
 // Issue 10 (compile and first-inference time): creating an XNNPACK operator packs its weights
-// into fresh memory (tens of MB for pose_landmark_heavy), and more than half of that time was
-// the kernel faulting the pages in one 4 KB exception at a time. Large aligned blocks (packed
-// weights) are therefore prefaulted with one madvise(MADV_POPULATE_WRITE) call (Linux 5.14+;
-// older kernels refuse it and the pages fault as before). Transparent huge pages were measured
-// too: on this VM, fresh 2 MB pages often cost far more than they save. The blocks are plain
-// posix_memalign ones, freed with free(), so the allocator stays compatible with any other
-// user of the same XNNPACK (which keeps the allocator of its first initialization).
+// into fresh memory (tens of MB for pose_landmark_heavy); large blocks are prefaulted in one
+// batch (prefaulted_buffer.h). They are plain posix_memalign ones, freed with free(), so the
+// allocator stays compatible with any other user of the same XNNPACK (which keeps the
+// allocator of its first initialization).
 void* alignedAllocate(void*, size_t alignment, size_t size) {
-  constexpr size_t kPrefaultMin = size_t{64} << 10;
-  constexpr uintptr_t kPage = 4096;
-  void* p = nullptr;
-  if (posix_memalign(&p, std::max<size_t>(alignment, sizeof(void*)), size > 0 ? size : 1) != 0)
-    return nullptr;
-#ifdef MADV_POPULATE_WRITE
-  if (size >= kPrefaultMin) {
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + size) & ~(kPage - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-  }
-#endif
-  return p;
+  return allocatePrefaulted(alignment, size);
 }
 
 const xnn_allocator kXnnAllocator = {

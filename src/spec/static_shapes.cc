@@ -15,11 +15,10 @@ constexpr uint64_t kMaxOperandBytes = UINT32_MAX;
 // Slots as a driver would see them before execution: constants with their bytes, omitted
 // values, and fully specified tensors with known shapes. `settledOnly` (while building) treats
 // operands whose value may still be set (temporaries) as unknown unless fully specified.
-std::vector<OperandSlot> makeSlots(const Model& model, const Subgraph& sg) {
-  std::vector<OperandSlot> slots(sg.operands.size());
-  for (size_t i = 0; i < sg.operands.size(); ++i) {
+OperandSlot makeSlot(const Model& model, const Subgraph& sg, size_t i) {
+  OperandSlot s;
+  {
     const Operand& o = sg.operands[i];
-    OperandSlot& s = slots[i];
     s.shape = shapeOf(o);
     switch (o.lifetime) {
       case Lifetime::CONSTANT_COPY:
@@ -53,14 +52,20 @@ std::vector<OperandSlot> makeSlots(const Model& model, const Subgraph& sg) {
         s.shapeKnown = o.lifetime == Lifetime::SUBGRAPH_INPUT && isFullySpecified(o.type, o.dimensions);
     }
   }
+  return s;
+}
+
+std::vector<OperandSlot> makeSlots(const Model& model, const Subgraph& sg) {
+  std::vector<OperandSlot> slots;
+  slots.reserve(sg.operands.size());
+  for (size_t i = 0; i < sg.operands.size(); ++i) slots.push_back(makeSlot(model, sg, i));
   return slots;
 }
 
 // Runs the catalog's inference for one operation whose inputs are all settled in `slots`.
 // kOk: outputs inferred (slots updated); kDeferred: depends on run-time values.
-Status inferOne(const Subgraph& sg, uint32_t opIndex, bool relaxed,
+Status inferOne(const Operation& op, uint32_t opIndex, bool relaxed,
                 std::vector<OperandSlot>& slots) {
-  const Operation& op = sg.operations[opIndex];
   const OperationSpec* spec = findOperationSpec(op.type);
   if (spec == nullptr || spec->inferShapes == nullptr) return kDeferred;
   for (uint32_t in : op.inputs) {
@@ -101,7 +106,8 @@ Status checkStaticShapes(const Model& model) {
   if (!topologicalOrder(sg, &order)) return kOk;  // reported by validateModel
   std::vector<OperandSlot> slots = makeSlots(model, sg);
   for (uint32_t opIndex : order) {
-    const Status s = inferOne(sg, opIndex, model.relaxComputationFloat32toFloat16, slots);
+    const Status s = inferOne(sg.operations[opIndex], opIndex,
+                              model.relaxComputationFloat32toFloat16, slots);
     if (s == kDeferred) {
       for (uint32_t outIndex : sg.operations[opIndex].outputs) slots[outIndex].shapeKnown = false;
       continue;
@@ -117,7 +123,23 @@ Status checkOperationShapes(const Model& model, uint32_t operationIndex) {
   const Operation& op = sg.operations[operationIndex];
   const OperationSpec* spec = findOperationSpec(op.type);
   if (spec == nullptr) return kOk;
-  std::vector<OperandSlot> slots = makeSlots(model, sg);
+  // Runs once per ANeuralNetworksModel_addOperation, so only this operation's operands get
+  // slots, renumbered 0..m-1 in a local copy of the operation: slots for the whole model made
+  // building a model quadratic (~10 ms of importing pose_landmark_heavy, 689 operations).
+  Operation local;
+  local.type = op.type;
+  std::vector<uint32_t> operandOf;  // local index -> model operand index
+  auto localIndex = [&](uint32_t index) {
+    for (uint32_t j = 0; j < operandOf.size(); ++j)
+      if (operandOf[j] == index) return j;
+    operandOf.push_back(index);
+    return static_cast<uint32_t>(operandOf.size() - 1);
+  };
+  for (uint32_t in : op.inputs) local.inputs.push_back(localIndex(in));
+  for (uint32_t out : op.outputs) local.outputs.push_back(localIndex(out));
+  std::vector<OperandSlot> slots;
+  slots.reserve(operandOf.size());
+  for (uint32_t index : operandOf) slots.push_back(makeSlot(model, sg, index));
   for (uint32_t i = 0; i < op.inputs.size(); ++i) {
     const Operand& o = sg.operands[op.inputs[i]];
     const bool valueSet = o.lifetime == Lifetime::CONSTANT_COPY ||
@@ -128,9 +150,9 @@ Status checkOperationShapes(const Model& model, uint32_t operationIndex) {
     if (!valueSet && (inputMayBeOmitted(*spec, i) || isScalarType(o.type) ||
                       !isFullySpecified(o.type, o.dimensions)))
       return kOk;
-    if (!valueSet) slots[op.inputs[i]].shapeKnown = true;
+    if (!valueSet) slots[local.inputs[i]].shapeKnown = true;
   }
-  const Status s = inferOne(sg, operationIndex, model.relaxComputationFloat32toFloat16, slots);
+  const Status s = inferOne(local, operationIndex, model.relaxComputationFloat32toFloat16, slots);
   if (s == kDeferred) return kOk;
   return s;
 }

@@ -15,6 +15,8 @@
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
+#include "cpu/kernels/isa/conv_isa.h"
+#include "cpu/prefaulted_buffer.h"
 #include "float_kernel_check.h"
 
 namespace nn {
@@ -146,6 +148,54 @@ TEST(PanelGemm, FullyConnectedMatchesLoop) {
     expectClose(want, got, kGuard, k,
                 "FC b" + std::to_string(batches) + " k" + std::to_string(k) + " n" +
                     std::to_string(n) + " act " + std::to_string(activation));
+  }
+}
+
+// The packed layout itself ([tile][k][kTileN], missing columns of the last tile zero), on a
+// buffer that held other values before: packing no longer zero-fills its buffer first.
+TEST(PanelGemm, PackedLayout) {
+  std::mt19937 rng(5);
+  const uint32_t shapes[][2] = {{1, 1}, {31, 7}, {32, 5}, {33, 300}, {100, 64}, {2000, 3}};
+  for (const auto& s : shapes) {
+    const uint32_t n = s[0], k = s[1];
+    const uint32_t tiles = (n + kConvTileN - 1) / kConvTileN;
+    const size_t size = static_cast<size_t>(tiles) * k * kConvTileN;
+    PackedFloatWeights w;
+    // Fill a block of the same size with NaN and free it, so the packed buffer likely reuses it.
+    {
+      PrefaultedArray<float> junk;
+      junk.allocate(size);
+      for (size_t i = 0; i < size; ++i) junk[i] = NAN;
+    }
+    const auto weights = randomVector(rng, static_cast<size_t>(n) * k);
+    packFloatWeights(weights.data(), n, k, &w);
+    ASSERT_EQ(w.data.size(), size);
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(w.data.data()) % 64, 0u);
+    for (uint32_t t = 0; t < tiles; ++t)
+      for (uint32_t kk = 0; kk < k; ++kk)
+        for (uint32_t c = 0; c < kConvTileN; ++c) {
+          const uint32_t col = t * kConvTileN + c;
+          const float want = col < n ? weights[static_cast<size_t>(col) * k + kk] : 0.f;
+          const float got = w.data[(static_cast<size_t>(t) * k + kk) * kConvTileN + c];
+          ASSERT_EQ(got, want) << n << "x" << k << " tile " << t << " k " << kk << " col " << c;
+        }
+  }
+}
+
+TEST(PrefaultedBuffer, SizesAndAlignment) {
+  for (size_t size : {size_t{0}, size_t{1}, size_t{4096}, size_t{65536}, size_t{3} << 20}) {
+    for (size_t alignment : {size_t{16}, size_t{64}, size_t{4096}}) {
+      void* p = allocatePrefaulted(alignment, size);
+      ASSERT_NE(p, nullptr) << size;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % alignment, 0u) << size << " " << alignment;
+      if (size >= 2) {  // the first and the last byte are writable
+        auto* b = static_cast<unsigned char*>(p);
+        b[0] = 1;
+        b[size - 1] = 2;
+        EXPECT_EQ(b[0] + b[size - 1], 3);
+      }
+      free(p);
+    }
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/kernels/conv_common.h"
+#include "cpu/prefaulted_buffer.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/conv.h"
 
@@ -19,10 +20,14 @@ namespace nn {
 namespace conv {
 
 // Weights W[n][k] (row-major, k contiguous) repacked into column tiles for the float GEMM.
+// Layout: [tile of kTileN columns][k][kTileN], the last tile's missing columns zero.
 struct PackedFloatWeights {
   uint32_t n = 0, k = 0;
-  std::vector<float> data;
+  PrefaultedArray<float> data;
 };
+// Single-threaded on purpose: split over the driver's pool at compilation, each of ~100
+// convolutions waited for a worker that another process had preempted (pose_landmark_heavy
+// at 2 threads on a loaded machine: compilation 2-4x slower than serial packing).
 void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
 
 // Weights repacked for the int8 dot-product GEMM: signed bytes, k padded to a multiple of 4,
