@@ -120,6 +120,50 @@ TEST(TfliteImporter, FoldsFloat16Dequantize) {
   EXPECT_EQ(Scalar<int32_t>(p.graph, p.graph.operations[0].inputs[2]), ANEURALNETWORKS_FUSED_NONE);
 }
 
+// A float16 1x1 CONV_2D filter stays a float16 constant read from the file, widened by a CAST
+// (which the CPU driver fuses into the convolution); read by anything else too, it is folded.
+// (Filters with 1-2 output channels are folded too: the driver's direct kernel reads float32.)
+TEST(TfliteImporter, KeepsFloat16OneByOneConvFilter) {
+  for (bool alsoAdded : {false, true}) {
+    TfliteBuilder b;
+    int32_t in = b.AddFloatTensor({1, 2, 2, 2}, "x");
+    TfliteBuilder::TensorSpec h;
+    h.shape = {4, 1, 1, 2};
+    h.type = TensorType::kFloat16;
+    h.buffer = b.AddBuffer(std::vector<uint16_t>{0x3c00, 0xc100, 0x3555, 0x0001, 0x3c00, 0x8001, 0x7bff, 0x0400});
+    h.name = "w16";
+    int32_t w16 = b.AddTensor(h);
+    int32_t w = b.AddFloatTensor({4, 1, 1, 2}, "w");
+    b.AddOperator(op::kDequantize, {w16}, {w});
+    int32_t y = b.AddFloatTensor({1, 2, 2, 4}, "y");
+    b.AddOperator(op::kConv2D, {in, w}, {y}, opt::kConv2D,
+                  TfliteBuilder::Conv2DOptions(Padding::kSame, 1, 1, Activation::kNone));
+    std::vector<int32_t> outs = {y};
+    if (alsoAdded) {
+      int32_t z = b.AddFloatTensor({4, 1, 1, 2}, "z");
+      b.AddOperator(op::kAdd, {w, w}, {z}, opt::kAdd, TfliteBuilder::ActivationOptions(Activation::kNone));
+      outs.push_back(z);
+    }
+    b.SetInputs({in});
+    b.SetOutputs(outs);
+    Planned p;
+    Plan(b.Finish(), &p);
+    ASSERT_TRUE(p.ok) << p.report.first_error;
+    if (alsoAdded) {
+      EXPECT_EQ(OpNames(p.graph), (std::vector<std::string>{"CONV_2D", "ADD"}));
+      EXPECT_EQ(p.report.folded, 1);
+      EXPECT_EQ(p.graph.operands[p.graph.operations[0].inputs[1]].type, ANEURALNETWORKS_TENSOR_FLOAT32);
+      continue;
+    }
+    EXPECT_EQ(OpNames(p.graph), (std::vector<std::string>{"CAST", "CONV_2D"}));
+    EXPECT_EQ(p.report.folded, 0);
+    const NnOperand& c = p.graph.operands[p.graph.operations[0].inputs[0]];
+    EXPECT_EQ(c.type, ANEURALNETWORKS_TENSOR_FLOAT16);
+    EXPECT_EQ(c.lifetime, NnOperand::Lifetime::kConstFile);
+    EXPECT_EQ(p.graph.operations[1].inputs[1], p.graph.operations[0].outputs[0]);
+  }
+}
+
 // ---- float16 widening (issue 10: fast import) --------------------------------------------
 
 // An independent definition of IEEE half -> float32: finite values through ldexp, Inf and NaN

@@ -52,6 +52,8 @@ class SubgraphFusion {
       if (fuseActivation(i)) ++counts->activations;
     for (uint32_t i = 0; i < sg_.operations.size(); ++i)
       if (foldPad(i)) ++counts->pads;
+    for (uint32_t i = 0; i < sg_.operations.size(); ++i)
+      if (fuseHalfFilter(i)) ++counts->halfFilters;
     std::vector<Operation> kept;
     kept.reserve(sg_.operations.size());
     for (uint32_t i = 0; i < sg_.operations.size(); ++i)
@@ -307,6 +309,42 @@ class SubgraphFusion {
     return true;
   }
 
+  // CAST (operation q) of a constant TENSOR_FLOAT16 tensor into a float32 temporary that only
+  // input 1 (the filter) of a CONV_2D on float32 data reads: the convolution takes the float16
+  // constant itself and its packed GEMM widens it while packing (conv_fast.h), so no float32
+  // copy of the weights is ever made (the TFLite importer leaves float16 1x1 filters this way
+  // instead of widening them at import; issue 10, compilation time). Widening is exact, and
+  // both forms take the packed GEMM (a filter that is not a float32 constant never goes to
+  // XNNPACK; 1-2 output channels, the direct kernel's, are left alone), so the bits are the same.
+  bool fuseHalfFilter(uint32_t q) {
+    const Operation& cast = sg_.operations[q];
+    if (cast.type != OperationType::CAST || cast.inputs.size() != 1 || cast.outputs.size() != 1)
+      return false;
+    const uint32_t h = cast.inputs[0], t = cast.outputs[0];
+    if (h >= sg_.operands.size() || operand(h).type != OperandType::TENSOR_FLOAT16 ||
+        !privateFloatTemporary(t) || operand(h).dimensions.size() != 4 ||
+        operand(h).dimensions[0] <= 2 ||  // the narrow direct kernel's (float32 weights only)
+        !isFullySpecified(operand(h).type, operand(h).dimensions) ||
+        operand(t).dimensions != operand(h).dimensions)
+      return false;
+    size_t count = 1;
+    for (uint32_t d : operand(h).dimensions) count *= d;
+    if (constant(h, count * sizeof(uint16_t)) == nullptr) return false;
+    const uint32_t c = consumer_[t];
+    if (c == kNoOperation || removed_[c]) return false;
+    Operation& cv = sg_.operations[c];
+    if (cv.type != OperationType::CONV_2D || cv.inputs.size() < 3 || cv.inputs[1] != t ||
+        cv.inputs[0] >= sg_.operands.size() ||
+        operand(cv.inputs[0]).type != OperandType::TENSOR_FLOAT32)
+      return false;
+    for (size_t k = 0; k < cv.inputs.size(); ++k)
+      if (k != 1 && cv.inputs[k] == t) return false;
+    cv.inputs[1] = h;
+    uses_[t] = 0;
+    removed_[q] = 1;
+    return true;
+  }
+
   Model& m_;
   Subgraph& sg_;
   const bool shapesReliable_;
@@ -351,9 +389,9 @@ std::shared_ptr<const Model> fuseForCpu(const std::shared_ptr<const Model>& mode
   SubgraphFusion(copy.get(), &copy->main, /*shapesReliable=*/true).run(&n);
   for (Subgraph& sg : copy->referenced)
     SubgraphFusion(copy.get(), &sg, /*shapesReliable=*/false).run(&n);
-  if (n.activations == 0 && n.pads == 0) return nullptr;
-  logInfo("CPU driver: fused %u activations and %u paddings into their neighbours",
-          n.activations, n.pads);
+  if (n.activations == 0 && n.pads == 0 && n.halfFilters == 0) return nullptr;
+  logInfo("CPU driver: fused %u activations, %u paddings and %u float16 filters into their "
+          "neighbours", n.activations, n.pads, n.halfFilters);
   return copy;
 }
 

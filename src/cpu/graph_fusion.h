@@ -4,7 +4,10 @@
 //    TRANSPOSE_CONV_2D, the 2-D pools) becomes that parameter, and the RELU is dropped;
 //  - a zero PAD / PAD_V2 of the H and W axes of an NHWC float32 tensor whose only reader is a
 //    CONV_2D / DEPTHWISE_CONV_2D is folded into the convolution's explicit padding.
-// Both apply only to float32 and only where the intermediate tensor is a temporary read by that
+//  - a CAST of a constant float16 tensor to a float32 temporary read only as the filter of a
+//    CONV_2D on float32 data is dropped and the convolution reads the float16 constant (its
+//    kernels widen it exactly while packing; a form only this driver's kernels accept).
+// All apply only to float32 and only where the intermediate tensor is a temporary read by that
 // one operation (not a model output, not read by anyone else), so every other tensor keeps its
 // value; the fused forms compute the same values bit for bit (the kernels clamp with the same
 // activation range either way, and padding taps read zeros exactly like padded input does).
@@ -22,6 +25,7 @@ namespace nn {
 struct FusionCounts {
   uint32_t activations = 0;  // RELU* folded into their producer
   uint32_t pads = 0;         // PAD / PAD_V2 folded into a convolution
+  uint32_t halfFilters = 0;  // CAST of a constant float16 filter folded into its CONV_2D
 };
 
 // True unless NNAPI_CPU_FUSION is "0".

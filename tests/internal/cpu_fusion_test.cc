@@ -520,3 +520,60 @@ TEST(CpuFusion, PadPoolAddSplitOverThreadsAreExact) {
 }
 
 }  // namespace
+
+// ---- float16 filters ----------------------------------------------------------------------
+
+// CAST of a constant TENSOR_FLOAT16 filter [outC,kh,kw,4] into a float32 temporary, read by a
+// CONV_2D (stride 1, explicit padding 0) of `in` [1,6,6,4]; returns the convolution's output.
+uint32_t halfFilterConv(Graph& g, uint32_t in, uint32_t outC, uint32_t kernel, uint32_t* cast) {
+  const std::vector<uint32_t> dims = {outC, kernel, kernel, 4};
+  std::vector<float> w = randomFloats(count(dims), g.seed++);
+  std::vector<uint16_t> half;
+  for (float f : w) {
+    const _Float16 h = static_cast<_Float16>(f);
+    uint16_t bits;
+    memcpy(&bits, &h, 2);
+    half.push_back(bits);
+  }
+  const uint32_t h = g.m.addConstant<uint16_t>(ANEURALNETWORKS_TENSOR_FLOAT16, dims, half);
+  *cast = g.temp(dims);
+  g.m.addOperation(ANEURALNETWORKS_CAST, {h}, {*cast});
+  const uint32_t side = 6 - kernel + 1;
+  const uint32_t out = g.temp({1, side, side, outC});
+  g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {in, *cast, g.weights({outC}), g.m.addInt32(0), g.m.addInt32(0),
+                    g.m.addInt32(0), g.m.addInt32(0), g.m.addInt32(1), g.m.addInt32(1),
+                    g.m.addInt32(kNone)},
+                   {out});
+  return out;
+}
+
+// The convolution reads the float16 constant itself; the packed GEMM widens it while packing
+// and computes the same bits as after a separate CAST (enough output channels that both forms
+// take the packed GEMM, not the narrow direct kernel).
+TEST(CpuFusion, CastOfHalfFilterFusesIntoConv) {
+  for (uint32_t kernel : {1u, 3u}) {
+    Graph g;
+    const uint32_t x = g.input({1, 6, 6, 4});
+    uint32_t cast = 0;
+    const uint32_t y = halfFilterConv(g, x, 40, kernel, &cast);
+    const uint32_t side = 6 - kernel + 1;
+    g.output(y, side * side * 40 * 4);
+    g.finish();
+    EXPECT_EQ(g.fusions().halfFilters, 1u) << kernel;
+    expectSameResults(g);
+  }
+}
+
+// A widened filter something else reads too (here: a model output) keeps its CAST.
+TEST(CpuFusion, CastOfHalfFilterReadTwiceIsKept) {
+  Graph g;
+  const uint32_t x = g.input({1, 6, 6, 4});
+  uint32_t cast = 0;
+  const uint32_t y = halfFilterConv(g, x, 40, 1, &cast);
+  g.output(y, 36 * 40 * 4);
+  g.output(cast, 40 * 4 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().halfFilters, 0u);
+  expectSameResults(g);
+}

@@ -466,6 +466,34 @@ std::vector<Case> Cases() {
                  b.SetInputs({x});
                  b.SetOutputs({y});
                }});
+  c.push_back({"dequantize_fp16_weights_conv1x1", [](TfliteBuilder& b) {
+                 // The same with a 1x1 filter: kept float16 behind a CAST at import, which the
+                 // CPU driver fuses into the convolution (ImportOptions::half_conv_filters).
+                 std::vector<uint16_t> wh;
+                 for (float f : Rand(40 * 8)) {
+                   uint32_t u;
+                   std::memcpy(&u, &f, 4);
+                   uint32_t sign = (u >> 16) & 0x8000u;
+                   int32_t e = static_cast<int32_t>((u >> 23) & 0xff) - 127 + 15;
+                   wh.push_back(e <= 0 ? static_cast<uint16_t>(sign)
+                                       : static_cast<uint16_t>(sign | (static_cast<uint32_t>(e) << 10) | ((u >> 13) & 0x3ff)));
+                 }
+                 TfliteBuilder::TensorSpec h;
+                 h.shape = {40, 1, 1, 8};
+                 h.type = TensorType::kFloat16;
+                 h.buffer = b.AddBuffer(wh);
+                 h.name = "w16";
+                 int32_t w16 = b.AddTensor(h);
+                 int32_t w = b.AddFloatTensor({40, 1, 1, 8}, "w");
+                 b.AddOperator(op::kDequantize, {w16}, {w});
+                 int32_t x = b.AddFloatTensor({1, 6, 6, 8}, "x");
+                 int32_t bi = b.AddFloatConst({40}, Rand(40), "b");
+                 int32_t y = b.AddFloatTensor({1, 6, 6, 40}, "y");
+                 b.AddOperator(op::kConv2D, {x, w, bi}, {y}, opt::kConv2D,
+                               TfliteBuilder::Conv2DOptions(Padding::kSame, 1, 1, Activation::kRelu));
+                 b.SetInputs({x});
+                 b.SetOutputs({y});
+               }});
   // Quantized (int8 with per-channel weights as the TFLite converter writes them, and uint8).
   c.push_back({"q_int8_conv_per_channel", [](TfliteBuilder& b) {
                  const int O = 4, C = 3;

@@ -53,9 +53,28 @@ bool Planner::Run() {
   produced_.assign(nt, false);
   for (int32_t t : sg_.inputs) is_sg_input_[static_cast<size_t>(t)] = true;
   for (int32_t t : sg_.outputs) is_sg_output_[static_cast<size_t>(t)] = true;
+  conv_filter_only_.assign(nt, false);
+  {
+    std::vector<uint8_t> other(nt, 0);
+    for (const Operator& op : sg_.operators) {
+      const bool conv = op.opcode_index < m_.operator_codes.size() &&
+                        m_.operator_codes[op.opcode_index].builtin_code == op::kConv2D;
+      for (size_t k = 0; k < op.inputs.size(); ++k) {
+        const int32_t t = op.inputs[k];
+        if (t < 0 || static_cast<size_t>(t) >= nt) continue;
+        if (conv && k == 1)
+          conv_filter_only_[static_cast<size_t>(t)] = true;
+        else
+          other[static_cast<size_t>(t)] = 1;
+      }
+    }
+    for (size_t t = 0; t < nt; ++t)
+      if (other[t]) conv_filter_only_[t] = false;
+  }
 
   // Constant DEQUANTIZE results are computed here once so that every consumer sees a plain
-  // float32 constant and the DEQUANTIZE disappears from the NNAPI graph.
+  // float32 constant and the DEQUANTIZE disappears from the NNAPI graph (except float16 1x1
+  // convolution filters, ImportOptions::half_conv_filters).
   std::vector<bool> folded_op(sg_.operators.size(), false);
   std::vector<std::string> fold_detail(sg_.operators.size());
   for (size_t i = 0; i < sg_.operators.size(); ++i) {
@@ -400,6 +419,13 @@ bool Planner::TryFoldDequantize(const Operator& op, std::string* why) {
       !ConstBytes(in, &p, &bsize))
     return false;
   if (ti.shape != to.shape) return false;
+  // A float16 1x1 convolution filter stays float16 (ImportOptions::half_conv_filters); the
+  // DEQUANTIZE is mapped to a CAST. Not with 1-2 output channels: the CPU driver's direct
+  // kernel for those reads float32 weights (and such a filter is tiny).
+  if (opt_.half_conv_filters && ti.type == TensorType::kFloat16 && ti.shape.size() == 4 &&
+      ti.shape[0] > 2 && ti.shape[1] == 1 && ti.shape[2] == 1 &&
+      conv_filter_only_[static_cast<size_t>(out)])
+    return false;
   size_t n = 1;
   for (int32_t d : ti.shape) n *= static_cast<size_t>(d);
   // The stored bytes must cover the shape before anything is allocated from it.

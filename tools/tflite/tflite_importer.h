@@ -103,6 +103,12 @@ struct ImportOptions {
   bool allow_partial = false;
   // Fold DEQUANTIZE of constant tensors into float32 constants.
   bool fold_dequantize = true;
+  // Except a float16 constant whose DEQUANTIZE feeds only 1x1 CONV_2D filters: it stays a
+  // TENSOR_FLOAT16 constant read from the file, widened by a CAST, which the CPU driver fuses
+  // into the convolution (it widens the weights while packing them). Saves materializing the
+  // float32 weights at import (issue 10: ~55 MB for pose_landmark_heavy); other devices run
+  // the CAST. Only with fold_dequantize.
+  bool half_conv_filters = true;
   // ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, true) before the model is
   // finished (what TFLite's NNAPI delegate does with allow_fp16): float32 arithmetic may then
   // run in float16 range and precision.

@@ -38,8 +38,9 @@ constexpr BuiltinMapper kBuiltinMappers[] = {
     {op::kConv2D, "CONV_2D", MapConv2D},
     {op::kDepthwiseConv2D, "DEPTHWISE_CONV_2D", MapDepthwiseConv2D},
     {op::kDepthToSpace, "DEPTH_TO_SPACE", MapBlock<ANEURALNETWORKS_DEPTH_TO_SPACE>},
-    // Only reached for DEQUANTIZE of run-time tensors (or with folding disabled).
-    {op::kDequantize, "DEQUANTIZE", MapUnary<ANEURALNETWORKS_DEQUANTIZE>},
+    // Only reached for DEQUANTIZE of run-time tensors, of float16 1x1 convolution filters
+    // (ImportOptions::half_conv_filters), or with folding disabled.
+    {op::kDequantize, "DEQUANTIZE", MapDequantize},
     {op::kFloor, "FLOOR", MapUnary<ANEURALNETWORKS_FLOOR>},
     {op::kFullyConnected, "FULLY_CONNECTED", MapFullyConnected},
     {op::kL2Normalization, "L2_NORMALIZATION", MapL2Normalization},

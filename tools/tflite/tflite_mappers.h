@@ -41,6 +41,7 @@ const CustomMapper* FindCustomMapper(const std::string& custom_code);
 
 // Unary/binary ops with a 1:1 NNAPI counterpart and no parameters.
 bool MapSimpleOp(Planner& p, const Operator& op, int32_t nn, size_t inputs);
+bool MapDequantize(Planner& p, const Operator& op);
 template <int32_t kNn>
 bool MapUnary(Planner& p, const Operator& op) { return MapSimpleOp(p, op, kNn, 1); }
 template <int32_t kNn>

@@ -19,6 +19,17 @@ bool MapSimpleOp(Planner& p, const Operator& op, int32_t nn, size_t inputs) {
   return true;
 }
 
+// DEQUANTIZE of a float16 tensor is an exact widening: NNAPI's CAST (its DEQUANTIZE takes
+// only 8-bit inputs). Reached for the float16 filters the importer leaves unfolded
+// (ImportOptions::half_conv_filters) and for run-time tensors.
+bool MapDequantize(Planner& p, const Operator& op) {
+  if (!p.NeedInputs(op, 1, 1) || !p.NeedOutputs(op, 1)) return false;
+  uint32_t x = p.In(op, 0);
+  if (x == kNoOperand) return false;
+  const bool half = p.Operand(x).type == ANEURALNETWORKS_TENSOR_FLOAT16;
+  return MapSimpleOp(p, op, half ? ANEURALNETWORKS_CAST : ANEURALNETWORKS_DEQUANTIZE, 1);
+}
+
 bool MapArithmeticOp(Planner& p, const Operator& op, int32_t nn, uint8_t options) {
   if (!p.NeedInputs(op, 2, 2) || !p.NeedOutputs(op, 1) || !p.NeedOptions(op, options)) return false;
   uint32_t a = p.In(op, 0), b = p.In(op, 1), out = p.Out(op, 0);

@@ -152,6 +152,8 @@ class Planner {
   std::vector<int32_t> folded_;  // per tensor: index into g_->owned of its folded value, or -1
   std::map<int32_t, std::string> densify_errors_;
   std::vector<bool> is_sg_input_, is_sg_output_, produced_;
+  // Per tensor: read only as the filter (input 1) of CONV_2D operators, and by at least one.
+  std::vector<bool> conv_filter_only_;
   OpReport* cur_ = nullptr;
   int32_t cur_op_ = -1;
   std::string err_;

@@ -50,9 +50,7 @@ bool xnnpackSupported(const Geometry& g) {
 void packFloatFilter(OpContext& ctx, const Geometry& g, PackedFloatWeights* out) {
   const uint32_t k = g.filterH * g.filterW * g.inC;
   if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16) {
-    std::vector<float> f(static_cast<size_t>(g.outC) * k);
-    halfToFloat(ctx.input<Half>(1), f.data(), f.size());
-    packFloatWeights(f.data(), g.outC, k, out);
+    packFloatWeights(ctx.input<Half>(1), g.outC, k, out);
   } else {
     packFloatWeights(ctx.input<float>(1), g.outC, k, out);
   }

@@ -137,9 +137,12 @@ struct PreparedConv : public OpState {
   bool useXnnpack = false;
 };
 
-// float32 data with constant filter and bias: what XNNPACK needs to pack the weights itself.
+// float32 data with constant float32 filter and bias: what XNNPACK needs to pack the weights
+// itself. (A float16 filter with float32 data, which only the driver's fusion makes, goes to the
+// packed GEMM, which widens it while packing.)
 inline bool xnnpackCandidate(const OpContext& ctx) {
-  return ctx.inputType(0) == OperandType::TENSOR_FLOAT32 && constantInput(ctx, 1) &&
+  return ctx.inputType(0) == OperandType::TENSOR_FLOAT32 &&
+         ctx.inputType(1) == OperandType::TENSOR_FLOAT32 && constantInput(ctx, 1) &&
          constantInput(ctx, 2);
 }
 

@@ -29,6 +29,10 @@ struct PackedFloatWeights {
 // convolutions waited for a worker that another process had preempted (pose_landmark_heavy
 // at 2 threads on a loaded machine: compilation 2-4x slower than serial packing).
 void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
+// The same from a float16 filter (a CONV_2D whose constant float16 weights feed float32 data
+// after the driver's fusion, graph_fusion.h): widened a tile at a time, bit-exact with widening
+// the whole filter first.
+void packFloatWeights(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
 
 // Weights repacked for the int8 dot-product GEMM: signed bytes, k padded to a multiple of 4,
 // with per-column sums for the zero-point corrections.

@@ -4,11 +4,17 @@
 // from the run-time ISA table (conv_dispatch.h).
 #include <algorithm>
 #include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "cpu/kernels/conv_amx.h"
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/conv_dispatch.h"
 #include "cpu/kernels/conv_fast.h"
+#include "cpu/isa.h"
 
 namespace nn {
 namespace conv {
@@ -233,6 +239,44 @@ void im2colRow(const Geometry& g, const T* input, const Pixel& px, T* dst, const
   }
 }
 
+// One tile of packFloatWeights: `cols` source rows of k weights at `src` into [k][kTileN].
+// Row by row of the tile (the source read as kTileN sequential streams), so each destination
+// line is written once, not once per column as in a column-at-a-time transpose; a partial last
+// tile gets its missing columns zeroed here (the buffer is not zero-filled). Memory-bound: 4x4
+// SSE transposes measured no faster, and streaming stores slower (the freshly prefaulted
+// destination lines are still cached).
+void packFloatTile(const float* src, uint32_t cols, uint32_t k, float* row) {
+  for (uint32_t kk = 0; kk < k; ++kk, row += kTileN) {
+    for (uint32_t c = 0; c < cols; ++c) row[c] = src[static_cast<size_t>(c) * k + kk];
+    for (uint32_t c = cols; c < kTileN; ++c) row[c] = 0.f;
+  }
+}
+
+void widenHalfScalar(const Half* in, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<float>(in[i]);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// VCVTPH2PS widens every half exactly (signalling NaNs come out quiet, which no weight is).
+__attribute__((target("avx,f16c"))) void widenHalfF16c(const Half* in, float* out, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+  widenHalfScalar(in + i, out + i, n - i);
+}
+#endif
+
+void widenHalf(const Half* in, float* out, size_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool f16c = cpuFeatures().f16c && cpuFeatures().avx2;
+  if (f16c) {
+    widenHalfF16c(in, out, n);
+    return;
+  }
+#endif
+  widenHalfScalar(in, out, n);
+}
+
 }  // namespace
 
 void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
@@ -241,19 +285,25 @@ void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights
   const uint32_t tiles = ceilDiv(n, kTileN);
   const size_t tileSize = static_cast<size_t>(k) * kTileN;
   out->data.allocate(tiles * tileSize);
-  // Row by row of each tile (the source read as kTileN sequential streams), so each
-  // destination line is written once, not once per column as in a column-at-a-time transpose;
-  // a partial last tile gets its missing columns zeroed here (the buffer is not zero-filled).
-  // Memory-bound: 4x4 SSE transposes measured no faster, and streaming stores slower (the
-  // freshly prefaulted destination lines are still cached).
   for (size_t t = 0; t < tiles; ++t) {
     const uint32_t cols = std::min<uint32_t>(kTileN, n - static_cast<uint32_t>(t) * kTileN);
-    const float* src = w + t * kTileN * k;
-    float* row = out->data.data() + t * tileSize;
-    for (uint32_t kk = 0; kk < k; ++kk, row += kTileN) {
-      for (uint32_t c = 0; c < cols; ++c) row[c] = src[static_cast<size_t>(c) * k + kk];
-      for (uint32_t c = cols; c < kTileN; ++c) row[c] = 0.f;
-    }
+    packFloatTile(w + t * kTileN * k, cols, k, out->data.data() + t * tileSize);
+  }
+}
+
+void packFloatWeights(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
+  out->n = n;
+  out->k = k;
+  const uint32_t tiles = ceilDiv(n, kTileN);
+  const size_t tileSize = static_cast<size_t>(k) * kTileN;
+  out->data.allocate(tiles * tileSize);
+  // A tile's rows are contiguous in the source: widened into one cache-resident block reused
+  // by every tile, then packed as float32 rows are (no full-size float32 copy of the filter).
+  std::vector<float> wide(tileSize);
+  for (size_t t = 0; t < tiles; ++t) {
+    const uint32_t cols = std::min<uint32_t>(kTileN, n - static_cast<uint32_t>(t) * kTileN);
+    widenHalf(w + t * kTileN * k, wide.data(), static_cast<size_t>(cols) * k);
+    packFloatTile(wide.data(), cols, k, out->data.data() + t * tileSize);
   }
 }
 
