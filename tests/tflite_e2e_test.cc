@@ -182,6 +182,16 @@ TEST(TfliteE2E, FoldedFloat16ConstantsAndSeparateTanh) {
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(out[0][static_cast<size_t>(i)], std::tanh(x[static_cast<size_t>(i)] * wv[i]), 1e-5f);
 }
 
+// A real model's test without the model file (scripts/fetch_models.sh): skipped, unless
+// NNAPI_REQUIRE_MODELS=1 (set by CI, which fetches them) makes it a failure.
+void SkipOrFailWithoutModel(const std::string& name, const std::string& path) {
+  if (!path.empty()) return;
+  const char* require = getenv("NNAPI_REQUIRE_MODELS");
+  if (require != nullptr && std::string(require) == "1")
+    FAIL() << "models/" << name << " is missing (run scripts/fetch_models.sh)";
+  GTEST_SKIP() << "models/" << name << " not fetched";
+}
+
 // The two CPU devices (fast kernels vs op-by-op reference kernels) must agree on real models.
 // Without the models (scripts/fetch_models.sh) the test is skipped, unless
 // NNAPI_REQUIRE_MODELS=1 (set by CI, which fetches them) turns that into a failure.
@@ -190,12 +200,8 @@ class RealModel : public ::testing::TestWithParam<const char*> {};
 TEST_P(RealModel, FastAndReferenceDevicesAgree) {
   const std::string name = GetParam();
   const std::string path = tflite_test::ModelPath(name);
-  if (path.empty()) {
-    const char* require = getenv("NNAPI_REQUIRE_MODELS");
-    if (require != nullptr && std::string(require) == "1")
-      FAIL() << "models/" << name << " is missing (run scripts/fetch_models.sh)";
-    GTEST_SKIP() << "models/" << name << " not fetched";
-  }
+  SkipOrFailWithoutModel(name, path);
+  if (IsSkipped() || HasFatalFailure()) return;
   ModelFile mf;
   std::string err;
   ASSERT_TRUE(mf.Open(path, &err)) << err;
@@ -281,12 +287,8 @@ bool CpuHasAvx512Fp16Uncapped() {
 TEST_P(RelaxedRealModel, WithinOnePercentOfFloat32) {
   const std::string name = GetParam();
   const std::string path = tflite_test::ModelPath(name);
-  if (path.empty()) {
-    const char* require = getenv("NNAPI_REQUIRE_MODELS");
-    if (require != nullptr && std::string(require) == "1")
-      FAIL() << "models/" << name << " is missing (run scripts/fetch_models.sh)";
-    GTEST_SKIP() << "models/" << name << " not fetched";
-  }
+  SkipOrFailWithoutModel(name, path);
+  if (IsSkipped() || HasFatalFailure()) return;
   ModelFile mf;
   std::string err;
   ASSERT_TRUE(mf.Open(path, &err)) << err;

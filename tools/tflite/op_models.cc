@@ -36,6 +36,30 @@ size_t Count(const std::vector<int32_t>& s) {
   return n;
 }
 
+// The MediaPipe weight pattern: a float16 constant of `shape` (random values in (-1, 1)) read
+// through DEQUANTIZE; returns the float32 tensor the DEQUANTIZE writes.
+int32_t HalfFilterThroughDequantize(TfliteBuilder& b, const std::vector<int32_t>& shape) {
+  std::vector<uint16_t> wh;
+  for (float f : Rand(Count(shape))) {
+    // Truncating float32 -> float16 conversion for normal values in (-1, 1).
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    uint32_t sign = (u >> 16) & 0x8000u;
+    int32_t e = static_cast<int32_t>((u >> 23) & 0xff) - 127 + 15;
+    wh.push_back(e <= 0 ? static_cast<uint16_t>(sign)
+                        : static_cast<uint16_t>(sign | (static_cast<uint32_t>(e) << 10) | ((u >> 13) & 0x3ff)));
+  }
+  TfliteBuilder::TensorSpec h;
+  h.shape = shape;
+  h.type = TensorType::kFloat16;
+  h.buffer = b.AddBuffer(wh);
+  h.name = "w16";
+  int32_t w16 = b.AddTensor(h);
+  int32_t w = b.AddFloatTensor(shape, "w");
+  b.AddOperator(op::kDequantize, {w16}, {w});
+  return w;
+}
+
 FbRef Table(std::function<void(FbNode&)> fill) {
   FbRef t = FbNode::Table();
   fill(*t);
@@ -59,12 +83,6 @@ std::vector<int8_t> RandI8(size_t n) {
   std::uniform_int_distribution<int> u(-127, 127);
   std::vector<int8_t> v(n);
   for (int8_t& x : v) x = static_cast<int8_t>(u(g_rng));
-  return v;
-}
-std::vector<uint8_t> RandU8(size_t n) {
-  std::uniform_int_distribution<int> u(0, 255);
-  std::vector<uint8_t> v(n);
-  for (uint8_t& x : v) x = static_cast<uint8_t>(u(g_rng));
   return v;
 }
 std::vector<int32_t> RandI32(size_t n, int lim) {
@@ -439,25 +457,7 @@ std::vector<Case> Cases() {
                }});
   c.push_back({"dequantize_fp16_weights_conv", [](TfliteBuilder& b) {
                  // The MediaPipe pattern: float16 constant -> DEQUANTIZE -> CONV_2D weights.
-                 std::vector<float> wf = Rand(2 * 3 * 3 * 3);
-                 std::vector<uint16_t> wh;
-                 for (float f : wf) {
-                   // Truncating float32 -> float16 conversion for normal values in (-1, 1).
-                   uint32_t u;
-                   std::memcpy(&u, &f, 4);
-                   uint32_t sign = (u >> 16) & 0x8000u;
-                   int32_t e = static_cast<int32_t>((u >> 23) & 0xff) - 127 + 15;
-                   wh.push_back(e <= 0 ? static_cast<uint16_t>(sign)
-                                       : static_cast<uint16_t>(sign | (static_cast<uint32_t>(e) << 10) | ((u >> 13) & 0x3ff)));
-                 }
-                 TfliteBuilder::TensorSpec h;
-                 h.shape = {2, 3, 3, 3};
-                 h.type = TensorType::kFloat16;
-                 h.buffer = b.AddBuffer(wh);
-                 h.name = "w16";
-                 int32_t w16 = b.AddTensor(h);
-                 int32_t w = b.AddFloatTensor({2, 3, 3, 3}, "w");
-                 b.AddOperator(op::kDequantize, {w16}, {w});
+                 int32_t w = HalfFilterThroughDequantize(b, {2, 3, 3, 3});
                  int32_t x = b.AddFloatTensor({1, 5, 5, 3}, "x");
                  int32_t bi = b.AddFloatConst({2}, Rand(2), "b");
                  int32_t y = b.AddFloatTensor({1, 5, 5, 2}, "y");
@@ -469,23 +469,7 @@ std::vector<Case> Cases() {
   c.push_back({"dequantize_fp16_weights_conv1x1", [](TfliteBuilder& b) {
                  // The same with a 1x1 filter: kept float16 behind a CAST at import, which the
                  // CPU driver fuses into the convolution (ImportOptions::half_conv_filters).
-                 std::vector<uint16_t> wh;
-                 for (float f : Rand(40 * 8)) {
-                   uint32_t u;
-                   std::memcpy(&u, &f, 4);
-                   uint32_t sign = (u >> 16) & 0x8000u;
-                   int32_t e = static_cast<int32_t>((u >> 23) & 0xff) - 127 + 15;
-                   wh.push_back(e <= 0 ? static_cast<uint16_t>(sign)
-                                       : static_cast<uint16_t>(sign | (static_cast<uint32_t>(e) << 10) | ((u >> 13) & 0x3ff)));
-                 }
-                 TfliteBuilder::TensorSpec h;
-                 h.shape = {40, 1, 1, 8};
-                 h.type = TensorType::kFloat16;
-                 h.buffer = b.AddBuffer(wh);
-                 h.name = "w16";
-                 int32_t w16 = b.AddTensor(h);
-                 int32_t w = b.AddFloatTensor({40, 1, 1, 8}, "w");
-                 b.AddOperator(op::kDequantize, {w16}, {w});
+                 int32_t w = HalfFilterThroughDequantize(b, {40, 1, 1, 8});
                  int32_t x = b.AddFloatTensor({1, 6, 6, 8}, "x");
                  int32_t bi = b.AddFloatConst({40}, Rand(40), "b");
                  int32_t y = b.AddFloatTensor({1, 6, 6, 40}, "y");
