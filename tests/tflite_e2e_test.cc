@@ -182,6 +182,12 @@ TEST(TfliteE2E, FoldedFloat16ConstantsAndSeparateTanh) {
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(out[0][static_cast<size_t>(i)], std::tanh(x[static_cast<size_t>(i)] * wv[i]), 1e-5f);
 }
 
+// Test names from model file names: "hand_landmark_lite.tflite" -> hand_landmark_lite.
+std::string ModelParamName(const ::testing::TestParamInfo<const char*>& info) {
+  const std::string n = info.param;
+  return n.substr(0, n.find('.'));
+}
+
 // A real model's test without the model file (scripts/fetch_models.sh): skipped, unless
 // NNAPI_REQUIRE_MODELS=1 (set by CI, which fetches them) makes it a failure.
 void SkipOrFailWithoutModel(const std::string& name, const std::string& path) {
@@ -247,11 +253,7 @@ INSTANTIATE_TEST_SUITE_P(MediaPipe, RealModel,
                                            "face_detection_full_range.tflite",
                                            "hand_landmark_lite.tflite",
                                            "selfie_segmentation.tflite"),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string n = info.param;
-                           n = n.substr(0, n.find('.'));
-                           return n;
-                         });
+                         ModelParamName);
 
 }  // namespace
 
@@ -342,10 +344,6 @@ INSTANTIATE_TEST_SUITE_P(MediaPipe, RelaxedRealModel,
                                            "face_detection_full_range.tflite",
                                            "hand_landmark_lite.tflite",
                                            "hand_landmark_full.tflite"),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string n = info.param;
-                           n = n.substr(0, n.find('.'));
-                           return n;
-                         });
+                         ModelParamName);
 
 }  // namespace

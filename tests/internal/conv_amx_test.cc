@@ -375,7 +375,9 @@ TEST(ConvAmx, UsedOnlyWhereAvailable) {
   std::stringstream text;
   text << cpuinfo.rdbuf();
   const bool reported = text.str().find(" amx_int8") != std::string::npos;
-  if (!reported) EXPECT_FALSE(amxInt8Usable());
+  if (!reported) {
+    EXPECT_FALSE(amxInt8Usable());
+  }
   const char* cap = getenv("NNAPI_CPU_ISA");
   if (cap != nullptr && *cap != '\0' && strcmp(cap, "avx512") != 0) {
     EXPECT_FALSE(amxInt8Usable());

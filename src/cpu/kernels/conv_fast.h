@@ -8,6 +8,7 @@
 // nothing once it has grown to the sizes they need.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -93,7 +94,39 @@ ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutp
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
                          const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 
-// ---- s4-gemm: weight-stationary float32 GEMM (gemm_float.cc) -------------------------------
+// The thread split of the weight-panel GEMMs (float32 and float16): fn(rowBegin, rowEnd,
+// tileBegin, tileEnd, slot). One call on the caller below `kMinParallelMacs`. Threads take whole
+// weight tiles when these are full and divide evenly, or are many, and the weights are the
+// larger operand (m < n: each thread then reads only its share of the weights and all of A);
+// else row ranges in multiples of `rowAlign` rows (each thread reads its share of A, mostly in
+// its own cache since the producing operation split the same rows, and all the weights).
+// hand_landmark_lite, 2 threads: 14x14x288->64 took as long as on one thread with tiles (each
+// thread pulled all of A from the other core's cache).
+template <typename Fn>
+void splitPanelGemm(ThreadPool* pool, uint32_t m, uint32_t n, uint32_t k, uint32_t tileN,
+                    uint32_t rowAlign, const Fn& fn) {
+  constexpr double kMinParallelMacs = 400000.0;  // as xnnpack_util.h
+  const uint32_t tiles = (n + tileN - 1) / tileN;
+  const int threads = pool != nullptr ? pool->numThreads() : 1;
+  if (threads <= 1 || static_cast<double>(m) * n * k < kMinParallelMacs) {
+    fn(uint32_t{0}, m, uint32_t{0}, tiles, size_t{0});
+    return;
+  }
+  const size_t slots = static_cast<size_t>(threads);
+  if (((n % tileN == 0 && tiles % slots == 0) || tiles >= 4 * slots) && m < n) {
+    runSlots(pool, tiles, std::min<size_t>(slots, tiles), [&](size_t b, size_t e, size_t s) {
+      fn(uint32_t{0}, m, static_cast<uint32_t>(b), static_cast<uint32_t>(e), s);
+    });
+    return;
+  }
+  const size_t units = (m + rowAlign - 1) / rowAlign;
+  runSlots(pool, units, std::min(slots, units), [&](size_t b, size_t e, size_t s) {
+    fn(static_cast<uint32_t>(b * rowAlign), static_cast<uint32_t>(std::min<size_t>(m, e * rowAlign)),
+       uint32_t{0}, tiles, s);
+  });
+}
+
+// ---- weight-stationary float32 GEMM (gemm_float.cc) -------------------------------
 // Whether this processor (and NNAPI_CPU_ISA) has the AVX-512 panel GEMM.
 bool panelGemmAvailable();
 // A 1x1 CONV_2D whose GEMM rows are the input pixels in place (no padding, stride 1, dilation

@@ -35,31 +35,10 @@ void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWei
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   args.c = c;
   GemmFloatPanelsFn* run = convIsaKernels().gemmFloatPanels;
-  const uint32_t tiles = (w.n + kConvTileN - 1) / kConvTileN;
-  constexpr double kMinParallelMacs = 400000.0;  // as xnnpack_util.h
-  const int threads = pool != nullptr ? pool->numThreads() : 1;
-  if (threads <= 1 || static_cast<double>(m) * w.n * w.k < kMinParallelMacs) {
-    run(args, 0, m, 0, tiles);
-    return;
-  }
-  // Threads take whole weight tiles when these are full and divide evenly, or are many, and
-  // the weights are the larger operand (m < n: each thread then reads only its share of the
-  // weights and all of A); else row ranges in multiples of 8 rows (each thread reads its
-  // share of A, mostly in its own cache since the producing operation split the same rows,
-  // and all the weights). hand_landmark_lite, 2 threads: 14x14x288->64 took as long as on one
-  // thread with tiles (each thread pulled all of A from the other core's cache).
-  const size_t slots = static_cast<size_t>(threads);
-  if (((w.n % kConvTileN == 0 && tiles % slots == 0) || tiles >= 4 * slots) && m < w.n) {
-    runSlots(pool, tiles, std::min<size_t>(slots, tiles), [&](size_t b, size_t e, size_t) {
-      run(args, 0, m, static_cast<uint32_t>(b), static_cast<uint32_t>(e));
-    });
-    return;
-  }
-  const size_t units = (m + 7) / 8;
-  runSlots(pool, units, std::min(slots, units), [&](size_t b, size_t e, size_t) {
-    run(args, static_cast<uint32_t>(b * 8), static_cast<uint32_t>(std::min<size_t>(m, e * 8)), 0,
-        tiles);
-  });
+  splitPanelGemm(pool, m, w.n, w.k, kConvTileN, 8,
+                 [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t) {
+                   run(args, r0, r1, t0, t1);
+                 });
 }
 
 }  // namespace conv

@@ -77,33 +77,15 @@ void halfGemmFloat(uint32_t m, const float* a, size_t lda, const PackedHalfWeigh
   args.bias = bias;
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   args.c = c;
-  const uint32_t tiles = (w.n + kHalfTileN - 1) / kHalfTileN;
   const size_t scratchBytes = halfGemmScratchElems(w.k) * sizeof(uint32_t);
-  constexpr double kMinParallelMacs = 400000.0;  // as gemm_float.cc
-  const int threads = pool != nullptr ? pool->numThreads() : 1;
-  if (threads <= 1 || static_cast<double>(m) * w.n * w.k < kMinParallelMacs) {
-    ks.slots.reserve(1, scratchBytes);
-    isa_avx512fp16::gemmHalfPanels(args, 0, m, 0, tiles, ks.slots.slot<uint32_t>(0));
-    return;
-  }
-  // As gemm_float.cc: whole tiles per thread when they divide evenly or are many, else row
-  // ranges in multiples of kHalfRowAlign rows. Each thread converts its rows itself.
-  const size_t slots = static_cast<size_t>(threads);
-  ks.slots.reserve(slots, scratchBytes);
-  if ((w.n % kHalfTileN == 0 && tiles % slots == 0) || tiles >= 4 * slots) {
-    runSlots(pool, tiles, std::min<size_t>(slots, tiles), [&](size_t b, size_t e, size_t s) {
-      isa_avx512fp16::gemmHalfPanels(args, 0, m, static_cast<uint32_t>(b),
-                                     static_cast<uint32_t>(e), ks.slots.slot<uint32_t>(s));
-    });
-    return;
-  }
-  const size_t units = (m + kHalfRowAlign - 1) / kHalfRowAlign;
-  runSlots(pool, units, std::min(slots, units), [&](size_t b, size_t e, size_t s) {
-    isa_avx512fp16::gemmHalfPanels(
-        args, static_cast<uint32_t>(b * kHalfRowAlign),
-        static_cast<uint32_t>(std::min<size_t>(m, e * kHalfRowAlign)), 0, tiles,
-        ks.slots.slot<uint32_t>(s));
-  });
+  // Each slot converts its rows to float16 in its own scratch region (one per thread).
+  ks.slots.reserve(pool != nullptr ? static_cast<size_t>(std::max(1, pool->numThreads())) : 1,
+                   scratchBytes);
+  splitPanelGemm(pool, m, w.n, w.k, kHalfTileN, kHalfRowAlign,
+                 [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
+                   isa_avx512fp16::gemmHalfPanels(args, r0, r1, t0, t1,
+                                                  ks.slots.slot<uint32_t>(slot));
+                 });
 }
 
 }  // namespace conv
