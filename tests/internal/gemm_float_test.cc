@@ -6,6 +6,7 @@
 // offered and fastConvFloat keeps the older packed GEMM, which the same checks then cover.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -112,6 +113,96 @@ TEST(PanelGemm, ThreadSplits) {
     fastConvFloat(g, in.data(), w, bias.data(), got.data(), &pool, ks);
     expectClose(want, got, kGuard, g.inC, std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" +
                                       std::to_string(s[2]));
+  }
+}
+
+// The few-input-channel CONV_2D (stemGemmFloat: filter rows read in place for interior pixels,
+// im2col at the edges and for output rows whose window leaves the image) against a plain loop
+// that sums bias + taps in the filter's order with one fused multiply-add each, zero for the
+// padding: the kernel keeps that order, so the results must be bit-identical. Odd widths,
+// paddings that leave no interior column, strides 1-3, filters up to 7x7, 1-4 channels.
+TEST(PanelGemm, StemConvMatchesSequentialSums) {
+  Geometry probe;
+  probe.batches = 1;
+  probe.inH = probe.inW = 16;
+  probe.inC = 3;
+  probe.outC = 24;
+  probe.filterH = probe.filterW = 3;
+  probe.p.strideH = probe.p.strideW = 2;
+  probe.outH = probe.outW = 8;
+  const bool avx512 = isaLevel() >= IsaLevel::kAvx512;
+  EXPECT_EQ(stemGemmPreferred(probe), avx512);
+  if (!avx512) GTEST_SKIP() << "no stem kernel below AVX-512";
+  probe.inC = 8;
+  EXPECT_FALSE(stemGemmPreferred(probe));
+  std::mt19937 rng(99);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  static const int kOut[] = {8, 15, 16, 17, 24, 32, 33, 40, 64, 70};
+  ThreadPool pool(2);
+  KernelScratch ks;
+  for (int iter = 0; iter < 200; ++iter) {
+    Geometry g;
+    g.batches = static_cast<uint32_t>(pick(1, 2));
+    g.inC = static_cast<uint32_t>(pick(1, 4));
+    g.outC = static_cast<uint32_t>(kOut[pick(0, 9)]);
+    g.filterH = static_cast<uint32_t>(pick(1, 7));
+    g.filterW = static_cast<uint32_t>(pick(g.filterH == 1 ? 2 : 1, 7));
+    g.p.strideH = pick(1, 3);
+    g.p.strideW = pick(1, 3);
+    g.inH = static_cast<uint32_t>(pick(static_cast<int>(g.filterH), 21));
+    g.inW = static_cast<uint32_t>(pick(1, 40));
+    g.p.padTop = pick(0, static_cast<int>(g.filterH) - 1);
+    g.p.padBottom = pick(0, static_cast<int>(g.filterH) - 1);
+    g.p.padLeft = pick(0, static_cast<int>(g.filterW) - 1);
+    g.p.padRight = pick(0, static_cast<int>(g.filterW) - 1);
+    const int spanH = static_cast<int>(g.inH) + g.p.padTop + g.p.padBottom - static_cast<int>(g.filterH);
+    const int spanW = static_cast<int>(g.inW) + g.p.padLeft + g.p.padRight - static_cast<int>(g.filterW);
+    if (spanH < 0 || spanW < 0) continue;
+    g.outH = static_cast<uint32_t>(spanH / g.p.strideH + 1);
+    g.outW = static_cast<uint32_t>(spanW / g.p.strideW + 1);
+    g.p.activation = pick(0, 3);
+    ASSERT_TRUE(stemGemmPreferred(g));
+    const std::string text = "b" + std::to_string(g.batches) + " " + std::to_string(g.inH) + "x" +
+                             std::to_string(g.inW) + "x" + std::to_string(g.inC) + " f" +
+                             std::to_string(g.filterH) + "x" + std::to_string(g.filterW) + " s" +
+                             std::to_string(g.p.strideH) + "," + std::to_string(g.p.strideW) +
+                             " pad " + std::to_string(g.p.padTop) + "," +
+                             std::to_string(g.p.padLeft) + " -> " + std::to_string(g.outC) +
+                             (iter % 2 ? " 2 threads" : " 1 thread");
+    const uint32_t k = g.filterH * g.filterW * g.inC;
+    const auto in = randomVector(rng, static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC);
+    const auto filter = randomVector(rng, static_cast<size_t>(g.outC) * k);
+    const auto bias = randomVector(rng, g.outC);
+    float lo, hi;
+    activationRangeFloat(g.p.activation, &lo, &hi);
+    const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+    std::vector<float> want(outCount), got(outCount + kGuard, NAN);
+    size_t o = 0;
+    for (uint32_t b = 0; b < g.batches; ++b)
+      for (uint32_t oh = 0; oh < g.outH; ++oh)
+        for (uint32_t ow = 0; ow < g.outW; ++ow)
+          for (uint32_t oc = 0; oc < g.outC; ++oc, ++o) {
+            float acc = bias[oc];
+            const float* f = filter.data() + static_cast<size_t>(oc) * k;
+            for (uint32_t kh = 0; kh < g.filterH; ++kh)
+              for (uint32_t kw = 0; kw < g.filterW; ++kw)
+                for (uint32_t c = 0; c < g.inC; ++c, ++f) {
+                  const int ih = static_cast<int>(oh) * g.p.strideH - g.p.padTop + static_cast<int>(kh);
+                  const int iw = static_cast<int>(ow) * g.p.strideW - g.p.padLeft + static_cast<int>(kw);
+                  const bool inside = ih >= 0 && ih < static_cast<int>(g.inH) && iw >= 0 &&
+                                      iw < static_cast<int>(g.inW);
+                  const float x = inside ? in[((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * g.inC + c] : 0.f;
+                  acc = std::fma(x, *f, acc);
+                }
+            want[o] = std::min(hi, std::max(lo, acc));
+          }
+    PackedFloatWeights w;
+    packFloatWeights(filter.data(), g.outC, k, &w);
+    fastConvFloat(g, in.data(), w, bias.data(), got.data(), iter % 2 ? &pool : nullptr, ks);
+    for (size_t i = 0; i < outCount; ++i)
+      ASSERT_EQ(want[i], got[i]) << text << " element " << i;
+    for (size_t i = outCount; i < got.size(); ++i)
+      ASSERT_TRUE(std::isnan(got[i])) << text << ": written past the output at " << i;
   }
 }
 

@@ -141,7 +141,7 @@ ConvIsaKernels selectKernels() {
                    /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
                    isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows,
                    /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr,
-                   /*gemmFloatPanels=*/nullptr};
+                   /*gemmFloatPanels=*/nullptr,          /*im2colFloatRows=*/nullptr};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;
@@ -159,6 +159,7 @@ ConvIsaKernels selectKernels() {
     k.depthwiseFloatRowsDirect = isa_avx512::convDepthwiseFloatRowsDirect;
     k.narrowConvFloatRows = isa_avx512::convNarrowFloatRows;
     k.gemmFloatPanels = isa_avx512::gemmFloatPanels;  // s4-gemm
+    k.im2colFloatRows = isa_avx512::convIm2colFloatRows;
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;
   }
   return k;

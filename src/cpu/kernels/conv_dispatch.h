@@ -30,6 +30,8 @@ struct ConvIsaKernels {
   ConvFloatRowsFn<ConvDirectFloatArgs>* narrowConvFloatRows;
   // s4-gemm: the weight-stationary float32 GEMM (gemm_float.cc); null below AVX-512.
   GemmFloatPanelsFn* gemmFloatPanels;
+  // Few-input-channel CONV_2D as per-row im2col + the panel GEMM; null below AVX-512.
+  ConvIm2colFloatRowsFn* im2colFloatRows;
 };
 
 const ConvIsaKernels& convIsaKernels();

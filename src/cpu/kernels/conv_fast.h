@@ -135,6 +135,13 @@ bool panelGemmAvailable();
 bool panelGemmPreferred(const Geometry& g);
 // c[m][n] = clamp(bias + a[m][k] * W^T) with row r of a at a + r * lda; `pool` may be null.
 // Allocates nothing. Only where panelGemmAvailable().
+// A CONV_2D with at most 4 input channels and a window larger than 1x1, dilation 1 (the first
+// layer of image models), where the per-row im2col into the panel GEMM measured faster than
+// XNNPACK; the convolution's init then packs the weights for fastConvFloat, which calls
+// stemGemmFloat. Only where the processor has the kernel.
+bool stemGemmPreferred(const Geometry& g);
+void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool);
 }  // namespace conv

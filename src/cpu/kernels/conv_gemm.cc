@@ -341,6 +341,7 @@ void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeigh
   if (pointwise(g) && g.p.strideH == 1 && g.p.strideW == 1 && panelGemmAvailable())
     return panelGemmFloat(g.batches * g.outH * g.outW, input, g.inC, w, bias, g.p.activation,
                           output, pool);
+  if (stemGemmPreferred(g)) return stemGemmFloat(g, input, w, bias, output, pool, ks);
   const bool direct = pointwise(g);
   auto rowFn = [&](uint32_t row, float* scratch) -> const float* {
     const Pixel px = outputPixel(g, row);

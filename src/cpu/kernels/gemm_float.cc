@@ -22,6 +22,30 @@ bool panelGemmPreferred(const Geometry& g) {
   return !narrowConvPreferred(g);
 }
 
+bool stemGemmPreferred(const Geometry& g) {
+  if (convIsaKernels().im2colFloatRows == nullptr) return false;
+  const Params& p = g.p;
+  if (p.dilationH != 1 || p.dilationW != 1 || (g.filterH == 1 && g.filterW == 1)) return false;
+  // XNNPACK's indirect GEMM reads 3 floats per indirection pointer: the 3-channel first layers
+  // of face_detection_short_range (5x5 stride 2 -> 64x64x24), face_detection_full_range and
+  // hand_landmark_full/lite (3x3 stride 2 -> 96x96x32, 112x112x24) measured 38-48 GMAC/s there.
+  return g.inC <= 4 && g.outC >= 8 && g.filterH * g.filterW * g.inC <= 256 &&
+         !narrowConvPreferred(g);
+}
+
+void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
+  ConvIm2colFloatArgs a{};
+  setFloatArgs(g, input, nullptr, bias, output, &a.conv);
+  a.conv.outC = g.outC;
+  a.packed = w.data.data();
+  ConvIm2colFloatRowsFn* rows = convIsaKernels().im2colFloatRows;
+  runSlotted<float>(directPool(pool, g, g.filterH * g.filterW * g.inC),
+                    ks, static_cast<size_t>(g.batches) * g.outH,
+                    static_cast<size_t>(g.outW) * w.k,
+                    [&](size_t begin, size_t end, float* panel) { rows(a, begin, end, panel); });
+}
+
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool) {
   GemmFloatArgs args{};

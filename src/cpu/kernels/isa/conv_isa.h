@@ -183,4 +183,19 @@ GemmFloatPanelsFn gemmFloatPanels;
 }  // namespace isa_avx512
 // ---- end s4-gemm
 
+// A float32 CONV_2D with few input channels (the models' first layer: 3 channels, 3x3 or 5x5,
+// stride 2) through the panel GEMM: each output row's im2col rows ([outW][k], k = filterH *
+// filterW * inC, the filter's own order) are gathered into `panel`, then multiplied by the
+// packed weights (`packed`, the float layout above). Dilation 1; `conv.filter` is unused.
+struct ConvIm2colFloatArgs {
+  ConvDirectFloatArgs conv;
+  const float* packed;
+};
+// Output rows [rowBegin, rowEnd) (row = batch * outH + oh); `panel` holds outW * k floats.
+using ConvIm2colFloatRowsFn = void(const ConvIm2colFloatArgs& a, size_t rowBegin, size_t rowEnd,
+                                   float* panel);
+namespace isa_avx512 {
+ConvIm2colFloatRowsFn convIm2colFloatRows;
+}  // namespace isa_avx512
+
 }  // namespace nn

@@ -33,10 +33,13 @@ inline __mmask16 laneMask(uint32_t n) {
 }
 
 // Rows [0, MR) of a (row r at a + r * lda) times NV vectors (16 columns each) of one packed
-// tile; c row r at c + r * ldc.
-template <int MR, int NV>
+// tile; c row r at c + r * ldc. With WINDOW, each row's k values are `spans` runs of k / spans
+// floats, run j at row + j * spanStride (an output pixel's filter rows read in place from an
+// NHWC image; k then is a multiple of spans).
+template <int MR, int NV, bool WINDOW = false>
 inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512 b0, __m512 b1,
-                  __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1, float* c, size_t ldc) {
+                  __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1, float* c, size_t ldc,
+                  uint32_t spans = 1, size_t spanStride = 0) {
   __m512 acc0[MR], acc1[NV == 2 ? MR : 1];
   const float* row[MR];
 #pragma GCC unroll 16
@@ -45,15 +48,23 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
     if (NV == 2) acc1[r] = b1;
     row[r] = a + r * lda;
   }
+  const uint32_t len = WINDOW ? k / spans : k;
+  for (uint32_t j = 0; j < (WINDOW ? spans : 1u); ++j) {
 #pragma GCC unroll 2
-  for (uint32_t kk = 0; kk < k; ++kk) {
-    const __m512 w0 = _mm512_loadu_ps(w + static_cast<size_t>(kk) * kTile);
-    const __m512 w1 = NV == 2 ? _mm512_loadu_ps(w + static_cast<size_t>(kk) * kTile + 16) : w0;
+    for (uint32_t kk = 0; kk < len; ++kk) {
+      const __m512 w0 = _mm512_loadu_ps(w + static_cast<size_t>(kk) * kTile);
+      const __m512 w1 = NV == 2 ? _mm512_loadu_ps(w + static_cast<size_t>(kk) * kTile + 16) : w0;
 #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const __m512 x = _mm512_set1_ps(row[r][kk]);
-      acc0[r] = _mm512_fmadd_ps(x, w0, acc0[r]);
-      if (NV == 2) acc1[r] = _mm512_fmadd_ps(x, w1, acc1[r]);
+      for (int r = 0; r < MR; ++r) {
+        const __m512 x = _mm512_set1_ps(row[r][kk]);
+        acc0[r] = _mm512_fmadd_ps(x, w0, acc0[r]);
+        if (NV == 2) acc1[r] = _mm512_fmadd_ps(x, w1, acc1[r]);
+      }
+    }
+    if (WINDOW) {
+      w += static_cast<size_t>(len) * kTile;
+#pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) row[r] += spanStride;
     }
   }
 #pragma GCC unroll 16
@@ -66,15 +77,16 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
 }
 
 // block<mr, NV> for a run-time mr in [1, M].
-template <int NV, int M>
+template <int NV, int M, bool WINDOW = false>
 inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, uint32_t k,
                       __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1,
-                      float* c, size_t ldc) {
+                      float* c, size_t ldc, uint32_t spans = 1, size_t spanStride = 0) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockUpTo<NV, M - 1>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc);
+      return blockUpTo<NV, M - 1, WINDOW>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc,
+                                          spans, spanStride);
   }
-  block<M, NV>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc);
+  block<M, NV, WINDOW>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc, spans, spanStride);
 }
 
 // Rows [r0, r1) of one tile in as few register blocks as MR allows, their sizes evened out
@@ -92,6 +104,23 @@ inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const flo
     const uint32_t mr = (left + blocks - 1) / blocks;
     blockUpTo<NV, MR>(mr, g.a + r * g.lda, g.lda, w, k, b0, b1, lo, hi, m0, m1,
                       g.c + static_cast<size_t>(r) * n + c0, n);
+    r += mr;
+  }
+}
+
+// Rows [0, m) of a window GEMM (block's WINDOW form), all tiles, the register blocks evened out
+// as in tileRows.
+template <int NV>
+inline void windowTileRows(const float* a, size_t lda, uint32_t spans, size_t spanStride,
+                           uint32_t m, const float* w, uint32_t k, __m512 b0, __m512 b1,
+                           __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1, float* c,
+                           size_t ldc) {
+  constexpr uint32_t MR = NV == 2 ? kMR : 2 * kMR;
+  for (uint32_t r = 0; r < m;) {
+    const uint32_t left = m - r, blocks = (left + MR - 1) / MR;
+    const uint32_t mr = (left + blocks - 1) / blocks;
+    blockUpTo<NV, MR, true>(mr, a + r * lda, lda, w, k, b0, b1, lo, hi, m0, m1, c + r * ldc, ldc,
+                            spans, spanStride);
     r += mr;
   }
 }
@@ -126,6 +155,124 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
         tileRows<1>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1);
     }
     r0 = r1;
+  }
+}
+
+namespace {
+
+// dst[0, count) = src[0, count), 16 floats per (masked) load and store.
+inline void copySpan(const float* src, float* dst, uint32_t count) {
+  for (uint32_t i = 0; i < count; i += 16) {
+    const __mmask16 m = laneMask(count - i);
+    _mm512_mask_storeu_ps(dst + i, m, _mm512_maskz_loadu_ps(m, src + i));
+  }
+}
+
+inline void zeroSpan(float* dst, uint32_t count) {
+  for (uint32_t i = 0; i < count; i += 16)
+    _mm512_mask_storeu_ps(dst + i, laneMask(count - i), _mm512_setzero_ps());
+}
+
+// The im2col rows of output pixels [owBegin, owEnd) of output row oh into dst ([pixel][k]),
+// zeros where a tap falls in the padding.
+void im2colPixels(const ConvDirectFloatArgs& a, const float* image, int32_t oh, uint32_t owBegin,
+                  uint32_t owEnd, float* dst) {
+  const uint32_t inC = a.inC, span = a.filterW * inC;
+  for (uint32_t ow = owBegin; ow < owEnd; ++ow) {
+    const int32_t iw0 = static_cast<int32_t>(ow) * a.strideW - a.padLeft;
+    const bool inside =
+        iw0 >= 0 && iw0 + static_cast<int32_t>(a.filterW) <= static_cast<int32_t>(a.inW);
+    for (uint32_t kh = 0; kh < a.filterH; ++kh, dst += span) {
+      const int32_t ih = oh * a.strideH - a.padTop + static_cast<int32_t>(kh);
+      if (ih < 0 || ih >= static_cast<int32_t>(a.inH)) {
+        zeroSpan(dst, span);
+        continue;
+      }
+      const float* src = image + (static_cast<size_t>(ih) * a.inW) * inC;
+      if (inside) {
+        copySpan(src + static_cast<size_t>(iw0) * inC, dst, span);
+        continue;
+      }
+      for (uint32_t kw = 0; kw < a.filterW; ++kw) {  // the left or right edge
+        const int32_t iw = iw0 + static_cast<int32_t>(kw);
+        if (iw < 0 || iw >= static_cast<int32_t>(a.inW))
+          zeroSpan(dst + kw * inC, inC);
+        else
+          copySpan(src + static_cast<size_t>(iw) * inC, dst + kw * inC, inC);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// Output pixels whose whole window lies in the image read their filter rows in place (block's
+// WINDOW form: equally spaced pixels, filterH runs of filterW * inC floats); the few at the
+// edges, and whole output rows whose window leaves the image at the top or bottom, go through
+// `panel` (im2col) and the plain panel GEMM. Same sums in the same order either way.
+void convIm2colFloatRows(const ConvIm2colFloatArgs& args, size_t rowBegin, size_t rowEnd,
+                         float* panel) {
+  const ConvDirectFloatArgs& a = args.conv;
+  const uint32_t inC = a.inC, span = a.filterW * inC, k = a.filterH * span, n = a.outC;
+  GemmFloatArgs g{};
+  g.n = n;
+  g.k = k;
+  g.lda = k;
+  g.packed = args.packed;
+  g.bias = a.bias;
+  g.outputMin = a.outputMin;
+  g.outputMax = a.outputMax;
+  const uint32_t tiles = (n + kTile - 1) / kTile;
+  // Interior output columns [owL, owR): iw0 = ow * strideW - padLeft >= 0 and
+  // iw0 + filterW <= inW.
+  const int32_t sw = a.strideW, padL = a.padLeft;
+  uint32_t owL = padL > 0 ? static_cast<uint32_t>((padL + sw - 1) / sw) : 0;
+  if (owL > a.outW) owL = a.outW;
+  const int32_t lastStart = static_cast<int32_t>(a.inW) + padL - static_cast<int32_t>(a.filterW);
+  uint32_t owR = lastStart >= 0 ? static_cast<uint32_t>(lastStart / sw) + 1 : 0;
+  if (owR > a.outW) owR = a.outW;
+  if (owR < owL) owR = owL;
+  const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
+  for (size_t row = rowBegin; row < rowEnd; ++row) {
+    const size_t b = row / a.outH;
+    const int32_t oh = static_cast<int32_t>(row % a.outH);
+    const float* image = a.input + b * a.inH * a.inW * inC;
+    float* out = a.output + row * a.outW * n;
+    const int32_t ih0 = oh * a.strideH - a.padTop;
+    const bool rowsInside =
+        ih0 >= 0 && ih0 + static_cast<int32_t>(a.filterH) <= static_cast<int32_t>(a.inH);
+    const uint32_t l = rowsInside ? owL : a.outW, r = rowsInside ? owR : a.outW;
+    g.a = panel;
+    if (l > 0) {  // left edge (or the whole row)
+      im2colPixels(a, image, oh, 0, l, panel);
+      g.m = l;
+      g.c = out;
+      gemmFloatPanels(g, 0, l, 0, tiles);
+    }
+    if (r < a.outW) {  // right edge
+      im2colPixels(a, image, oh, r, a.outW, panel);
+      g.m = a.outW - r;
+      g.c = out + static_cast<size_t>(r) * n;
+      gemmFloatPanels(g, 0, a.outW - r, 0, tiles);
+    }
+    if (r <= l) continue;
+    const float* first =
+        image + (static_cast<size_t>(ih0) * a.inW + (static_cast<int32_t>(l) * sw - padL)) * inC;
+    const size_t lda = static_cast<size_t>(sw) * inC, spanStride = static_cast<size_t>(a.inW) * inC;
+    for (uint32_t t = 0; t < tiles; ++t) {
+      const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
+      const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
+      const __m512 b0 = a.bias ? _mm512_maskz_loadu_ps(m0, a.bias + c0) : _mm512_setzero_ps();
+      const __m512 b1 = a.bias ? _mm512_maskz_loadu_ps(m1, a.bias + c0 + 16) : _mm512_setzero_ps();
+      const float* w = args.packed + static_cast<size_t>(t) * k * kTile;
+      float* c = out + static_cast<size_t>(l) * n + c0;
+      if (cols > 16)
+        windowTileRows<2>(first, lda, a.filterH, spanStride, r - l, w, k, b0, b1, lo, hi, m0, m1,
+                          c, n);
+      else
+        windowTileRows<1>(first, lda, a.filterH, spanStride, r - l, w, k, b0, b1, lo, hi, m0, m1,
+                          c, n);
+    }
   }
 }
 
