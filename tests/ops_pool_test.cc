@@ -3,7 +3,9 @@
 // signatures, and the default device against the reference device on random data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "test_util.h"
@@ -387,6 +389,43 @@ TEST(PoolTest, DefaultDeviceMatchesReferenceOnLargeInputs) {
   auto b = run<uint8_t>(q, in, 4 * 48 * 48 * 32, nullptr, "nnapi-cpu-reference");
   ASSERT_EQ(a.size(), 4u * 48 * 48 * 32);
   EXPECT_EQ(a, b);
+}
+
+// Full 2x2 windows take a shortcut in the kernel (shared by both CPU devices): checked against
+// a loop in the general kernel's order (row by row, starting from the lowest float), with
+// -inf, -0.0 and the right/bottom padding's partial windows.
+TEST(PoolTest, MaxFloat2x2MatchesOrderedLoop) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(-8, 8);
+  const uint32_t n = 2, h = 9, w = 9, c = 28, oh = 5, ow = 5;
+  std::vector<float> in(n * h * w * c);
+  for (float& v : in) {
+    const uint32_t r = rng() % 16;
+    v = r == 0 ? -INFINITY : r == 1 ? -0.0f : dist(rng);
+  }
+  PoolModel p;
+  p.op = ANEURALNETWORKS_MAX_POOL_2D;
+  p.inDims = {n, h, w, c};
+  p.scalars = {0, 1, 0, 1, 2, 2, 2, 2, ANEURALNETWORKS_FUSED_RELU6};
+  p.outDims = {n, oh, ow, c};
+  for (const char* device : {static_cast<const char*>(nullptr), "nnapi-cpu-reference"}) {
+    auto got = run<float>(p, in, n * oh * ow * c, nullptr, device);
+    ASSERT_EQ(got.size(), size_t{n} * oh * ow * c);
+    for (uint32_t b = 0; b < n; ++b)
+      for (uint32_t y = 0; y < oh; ++y)
+        for (uint32_t x = 0; x < ow; ++x)
+          for (uint32_t k = 0; k < c; ++k) {
+            float v = std::numeric_limits<float>::lowest();
+            for (uint32_t yy = 2 * y; yy < std::min(h, 2 * y + 2); ++yy)
+              for (uint32_t xx = 2 * x; xx < std::min(w, 2 * x + 2); ++xx)
+                v = std::max(v, in[((b * h + yy) * w + xx) * c + k]);
+            const float want = std::min(6.f, std::max(0.f, v));
+            const float g = got[((b * oh + y) * ow + x) * c + k];
+            ASSERT_EQ(std::signbit(want), std::signbit(g));
+            ASSERT_EQ(want, g) << (device ? device : "default") << " " << b << "," << y << ","
+                               << x << "," << k;
+          }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // in the comments next to each case.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <random>
 
@@ -315,6 +316,65 @@ TEST(ShapeOps, PadFloatAndQuantZeroPoint) {
       RunResult r = runModel(m, {std::vector<uint8_t>{1, 2, 3, 4}}, {12});
       ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
       EXPECT_EQ(r.outputs[0], (std::vector<uint8_t>{7, 7, 7, 7, 1, 2, 7, 7, 3, 4, 7, 7}));
+    }
+  }
+}
+
+// Channel padding of float32 NHWC data (BlazeFace's residual branches) takes a 16-lane masked
+// copy on AVX-512: padding before and after the channels, output rows over one and several
+// 16-element chunks, with and without H padding, a rank-2 tensor.
+TEST(ShapeOps, PadFloatChannels) {
+  struct Case {
+    std::vector<uint32_t> dims;
+    std::vector<int32_t> pads;
+  };
+  const Case cases[] = {{{1, 4, 5, 24}, {0, 0, 0, 0, 0, 0, 0, 4}},
+                        {{2, 3, 3, 13}, {0, 0, 1, 2, 0, 0, 3, 1}},
+                        {{1, 2, 7, 40}, {0, 0, 0, 0, 0, 0, 17, 20}},
+                        {{3, 40}, {0, 0, 5, 20}},
+                        {{1, 2, 2, 3}, {0, 0, 0, 0, 0, 0, 16, 0}}};
+  for (const Case& k : cases) {
+    const size_t rank = k.dims.size();
+    std::vector<uint32_t> outDims(rank);
+    size_t inCount = 1, outCount = 1;
+    for (size_t i = 0; i < rank; ++i) {
+      outDims[i] = k.dims[i] + k.pads[2 * i] + k.pads[2 * i + 1];
+      inCount *= k.dims[i];
+      outCount *= outDims[i];
+    }
+    std::vector<float> in(inCount);
+    for (size_t i = 0; i < inCount; ++i) in[i] = i % 7 == 3 ? -0.0f : static_cast<float>(i) + 0.5f;
+    // Expected: walk the output, map each index back to the input.
+    std::vector<float> want(outCount, 0.f);
+    for (size_t o = 0; o < outCount; ++o) {
+      size_t rest = o, src = 0, stride = 1;
+      bool inside = true;
+      std::vector<size_t> idx(rank);
+      for (size_t i = rank; i-- > 0;) {
+        idx[i] = rest % outDims[i];
+        rest /= outDims[i];
+      }
+      for (size_t i = rank; i-- > 0;) {
+        const int64_t j = static_cast<int64_t>(idx[i]) - k.pads[2 * i];
+        if (j < 0 || j >= static_cast<int64_t>(k.dims[i])) inside = false;
+        src += static_cast<size_t>(j) * stride;
+        stride *= k.dims[i];
+      }
+      if (inside) want[o] = in[src];
+    }
+    ModelBuilder m;
+    const uint32_t inOp = m.addOperand(kF32, k.dims);
+    const uint32_t pads = m.addConstant<int32_t>(kI32, {static_cast<uint32_t>(rank), 2}, k.pads);
+    const uint32_t out = m.addOperand(kF32, outDims);
+    m.addOperation(ANEURALNETWORKS_PAD, {inOp, pads}, {out});
+    ASSERT_EQ(m.finish({inOp}, {out}), ANEURALNETWORKS_NO_ERROR);
+    RunResult r = runModel(m, {bytesOf(in)}, {outCount * sizeof(float)});
+    ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
+    const auto got = valuesOf<float>(r.outputs[0]);
+    ASSERT_EQ(got.size(), outCount);
+    for (size_t o = 0; o < outCount; ++o) {
+      ASSERT_EQ(got[o], want[o]) << "element " << o;
+      ASSERT_EQ(std::signbit(got[o]), std::signbit(want[o])) << "element " << o;
     }
   }
 }

@@ -5,6 +5,13 @@
 #include <cstring>
 #include <vector>
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include "cpu/isa.h"
 #include "cpu/kernel.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/pad.h"
@@ -14,6 +21,39 @@ namespace nn {
 namespace {
 
 using namespace shape_ops;
+
+// `pixels` rows of `outEl` 4-byte elements: zeros, then the `inEl` elements of the matching
+// input row (rows `inEl` apart), then zeros from `headEl + inEl` on. Masked 16-lane loads and
+// stores: the channel padding of BlazeFace's residual branches (64x64x24 -> 28) took 17 us as
+// one memcpy and one memset call per pixel. Entered only after the run-time AVX-512 check; the
+// intrinsics are always inlined, so nothing wide is emitted outside this function.
+__attribute__((target("avx512f"))) void padPixels32Avx512(uint8_t* dst, const uint8_t* src,
+                                                          size_t pixels, uint32_t headEl,
+                                                          uint32_t inEl, uint32_t outEl) {
+  int32_t* out = reinterpret_cast<int32_t*>(dst);
+  const uintptr_t in = reinterpret_cast<uintptr_t>(src);
+  // Per 16-element chunk of an output row (outEl <= 256): the lanes stored, and the lanes
+  // j + l with headEl <= j + l < headEl + inEl, which read input element j + l - headEl.
+  __mmask16 store[16], valid[16];
+  const uint32_t chunks = (outEl + 15) / 16;
+  for (uint32_t i = 0; i < chunks; ++i) {
+    const int64_t j = int64_t{16} * i;
+    const int64_t lanes = outEl - j < 16 ? outEl - j : 16;
+    int64_t lo = int64_t{headEl} - j, hi = int64_t{headEl} + inEl - j;
+    lo = lo < 0 ? 0 : lo > lanes ? lanes : lo;
+    hi = hi < lo ? lo : hi > lanes ? lanes : hi;
+    store[i] = static_cast<__mmask16>((1u << lanes) - 1);
+    valid[i] = static_cast<__mmask16>(((1u << hi) - 1) & ~((1u << lo) - 1));
+  }
+  for (size_t p = 0; p < pixels; ++p, out += outEl) {
+    const uintptr_t row = in + p * inEl * sizeof(int32_t) - uintptr_t{headEl} * 4;
+    for (uint32_t i = 0; i < chunks; ++i) {
+      const __m512i v = _mm512_maskz_loadu_epi32(
+          valid[i], reinterpret_cast<const void*>(row + uintptr_t{i} * 64));
+      _mm512_mask_storeu_epi32(out + 16 * i, store[i], v);
+    }
+  }
+}
 
 Status execute(OpContext& ctx) {
   const Shape& inShape = ctx.inputShape(0);
@@ -47,6 +87,8 @@ Status execute(OpContext& ctx) {
     memcpy(row + headBytes, s, irow);
     if (tailBytes) memset(row + headBytes + irow, fill, tailBytes);
   };
+  const bool wide32 = es == 4 && fill == 0 && before[2] == 0 && od[2] == id[2] &&
+                      od[3] != id[3] && od[3] <= 256 && isaLevel() >= IsaLevel::kAvx512;
   // Output rows (over the first three dims) are either entirely padding or hold one input row;
   // one unit is one (a, b) block of od[2] rows.
   auto units = [=](size_t begin, size_t end) {
@@ -57,6 +99,11 @@ Status execute(OpContext& ctx) {
       uint8_t* row = dst + ((size_t(a) * od[1] + b) * od[2]) * orow;
       if (!bIn) {
         memset(row, fill, size_t(od[2]) * orow);
+        continue;
+      }
+      if (wide32) {  // no W padding: the od[2] output rows follow one another
+        padPixels32Avx512(row, src + ((size_t(a - before[0]) * id[1] + (b - before[1])) * id[2]) * irow,
+                          od[2], before[3], id[3], od[3]);
         continue;
       }
       for (uint32_t c = 0; c < od[2]; ++c, row += orow) {

@@ -83,6 +83,25 @@ void poolRows(const T* in, T* out, const PoolGeometry& g, const PoolParams& p, B
         continue;
       }
       const Acc init = K == PoolKind::kMax ? std::numeric_limits<Acc>::lowest() : Acc(0);
+      if constexpr (K == PoolKind::kMax) {
+        // A full 2x2 window (BlazeFace's stride-2 pools): the four pixels in one pass per
+        // channel, in the general loop's order (row by row), without the accumulator block:
+        // face_detection_short_range's 64x64x28 pool took 23 us on the general loop.
+        if (y1 - y0 == 2 && x1 - x0 == 2) {
+          const T* p00 = in + ((static_cast<size_t>(b) * g.inH + y0) * g.inW + x0) * C;
+          const T* p01 = p00 + C;
+          const T* p10 = p00 + static_cast<size_t>(g.inW) * C;
+          const T* p11 = p10 + C;
+          for (uint32_t c = 0; c < C; ++c) {
+            Acc v = std::max(init, static_cast<Acc>(p00[c]));
+            v = std::max(v, static_cast<Acc>(p01[c]));
+            v = std::max(v, static_cast<Acc>(p10[c]));
+            v = std::max(v, static_cast<Acc>(p11[c]));
+            o[c] = static_cast<T>(std::min(bounds.hi, std::max(bounds.lo, v)));
+          }
+          continue;
+        }
+      }
       for (uint32_t c0 = 0; c0 < C; c0 += kChannelBlock) {
         const uint32_t cn = std::min(kChannelBlock, C - c0);
         T* oBlock = o + c0;
