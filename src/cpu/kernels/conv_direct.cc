@@ -12,7 +12,9 @@ namespace conv {
 // XNNPACK's time from 8x8 up (7x7x1152: about 1x). 3x3 stride 1: 0.2-0.8x with up to 192
 // channels on maps of 56 and more, 0.92x at 28x28x256; with many channels on a small map
 // XNNPACK's one-pixel-at-a-time order is as fast (14x14x512 1.0x, 7x7x1024 1-1.2x). 3x3 stride
-// 2: 0.5-0.9x up to 64 channels at 56+ output columns, 1-1.7x with 128 channels and more.
+// 2: 0.5-0.9x up to 32 channels, 1-1.7x with 128 channels and more; with 64 channels 0.5-0.9x
+// on the AMD machines measured first but 1.10-1.18x on a Sapphire Rapids core (112x112x64 and
+// 130x130x64), so XNNPACK keeps those.
 bool directDepthwisePreferred(const Geometry& g) {
   if (convIsaKernels().depthwiseFloatRowsDirect == nullptr) return false;
   if (g.p.depthMultiplier != 1 || g.p.dilationH != 1 || g.p.dilationW != 1) return false;
@@ -20,7 +22,7 @@ bool directDepthwisePreferred(const Geometry& g) {
     return g.outW >= 8;
   if (g.filterH != 3 || g.filterW != 3) return false;
   if (g.p.strideH == 1 && g.p.strideW == 1) return g.inC <= 96 || g.outW >= 28;
-  if (g.p.strideH == 2 && g.p.strideW == 2) return g.inC <= 32 || (g.inC <= 64 && g.outW >= 56);
+  if (g.p.strideH == 2 && g.p.strideW == 2) return g.inC <= 32;
   return false;
 }
 
