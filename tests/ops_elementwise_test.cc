@@ -90,6 +90,51 @@ void expectNear(const std::vector<float>& actual, const std::vector<float>& expe
 // ---------------------------------------------------------------------------------------
 // Binary float
 
+// The CPU driver writes a float32 ADD / SUB / MUL / DIV without broadcasting over an input
+// temporary that dies there (prepared_model.cc, planArena). A chain where that holds for the
+// first input, for the second, and where it must not (t1 is read again after t2, a broadcast
+// operand, an operation reading one tensor twice); each step checked against plain arithmetic
+// on both CPU devices, with 2 threads for the fast one.
+TEST(ElementwiseBinary, InPlaceChainsKeepEveryValue) {
+  const uint32_t n = 3 * 40 * 40 * 8;
+  const std::vector<uint32_t> dims{3, 40, 40, 8};
+  ModelBuilder m;
+  const uint32_t x = m.addOperand(kF32, dims), y = m.addOperand(kF32, dims);
+  const uint32_t row = m.addOperand(kF32, {8});
+  const uint32_t none = m.addInt32(ANEURALNETWORKS_FUSED_NONE);
+  auto tensor = [&] { return m.addOperand(kF32, dims); };
+  const uint32_t t1 = tensor(), t2 = tensor(), t3 = tensor(), t4 = tensor(), t5 = tensor(),
+                 t6 = tensor(), out = tensor();
+  m.addOperation(ANEURALNETWORKS_ADD, {x, y, none}, {t1});    // t1 = x + y
+  m.addOperation(ANEURALNETWORKS_MUL, {t1, x, none}, {t2});   // t2 = t1 * x (t1 still needed)
+  m.addOperation(ANEURALNETWORKS_SUB, {t2, t1, none}, {t3});  // t3 = t2 - t1 (both die)
+  m.addOperation(ANEURALNETWORKS_ADD, {y, t3, none}, {t4});   // t4 = y + t3 (second dies)
+  m.addOperation(ANEURALNETWORKS_MUL, {t4, row, none}, {t5}); // t5 = t4 * row (broadcast)
+  m.addOperation(ANEURALNETWORKS_ADD, {t5, t5, none}, {t6});  // t6 = t5 + t5
+  m.addOperation(ANEURALNETWORKS_DIV, {t6, t4, none}, {out}); // out = t6 / t4
+  ASSERT_EQ(m.finish({x, y, row}, {out}), ANEURALNETWORKS_NO_ERROR);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> dist(0.5f, 2.f);
+  std::vector<float> xv(n), yv(n), rv(8);
+  for (float& v : xv) v = dist(rng);
+  for (float& v : yv) v = dist(rng);
+  for (float& v : rv) v = dist(rng);
+  std::vector<float> want(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float a1 = xv[i] + yv[i], a2 = a1 * xv[i], a3 = a2 - a1, a4 = yv[i] + a3;
+    const float a5 = a4 * rv[i % 8], a6 = a5 + a5;
+    want[i] = a6 / a4;
+  }
+  for (const char* device : {static_cast<const char*>(nullptr), kReference}) {
+    auto r = runModel(m, {bytesOf(xv), bytesOf(yv), bytesOf(rv)}, {n * sizeof(float)}, device);
+    ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
+    const auto got = valuesOf<float>(r.outputs[0]);
+    ASSERT_EQ(got.size(), n);
+    for (uint32_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], want[i]) << (device ? device : "default") << " element " << i;
+  }
+}
+
 TEST(ElementwiseBinary, AddFloatBroadcastsBothWays) {
   // [1,3] + [2,1] -> [2,3]
   auto out = runBinary<float>(ANEURALNETWORKS_ADD, {kF32, {1, 3}}, {1, 2, 3}, {kF32, {2, 1}},

@@ -137,6 +137,51 @@ Status planArena(SubgraphPlan* plan) {
       if (first[o] < 0) first[o] = static_cast<int64_t>(step);
     for (uint32_t i : op.inputs) last[i] = static_cast<int64_t>(step);
   }
+  // A float32 ADD / SUB / MUL / DIV without broadcasting one of whose inputs is a temporary read
+  // for the last time there writes its output over that input (out[i] depends only on the
+  // inputs' element i, and every kernel reads element i before writing it): the output joins
+  // the input's buffer, whose interval then extends over the output's. The residual ADDs of
+  // the MediaPipe models otherwise stream a third tensor (face_detection_full_range's
+  // 96x96x32 ADDs: 1.2 MB each, read back from beyond L2).
+  auto temporary = [&](uint32_t i) {
+    return sg.operands[i].lifetime == Lifetime::TEMPORARY_VARIABLE &&
+           plan->templateSlots[i].shapeKnown && first[i] >= 0;
+  };
+  std::vector<uint32_t> group(numOperands);
+  for (uint32_t i = 0; i < numOperands; ++i) group[i] = i;
+  for (size_t step = 0; step < plan->order.size(); ++step) {
+    const Operation& op = sg.operations[plan->order[step]];
+    if (op.type != OperationType::ADD && op.type != OperationType::SUB &&
+        op.type != OperationType::MUL && op.type != OperationType::DIV)
+      continue;
+    if (op.inputs.size() < 2 || op.outputs.size() != 1) continue;
+    const uint32_t o = op.outputs[0];
+    const auto diesHere = [&](uint32_t i) {
+      return temporary(i) && last[i] == static_cast<int64_t>(step) &&
+             first[i] < static_cast<int64_t>(step);
+    };
+    // The first input when it dies here, else the second (a residual ADD's either operand).
+    const bool firstDies = diesHere(op.inputs[0]);
+    const uint32_t x = firstDies ? op.inputs[0] : op.inputs[1];
+    const uint32_t y = firstDies ? op.inputs[1] : op.inputs[0];
+    if (x == y || !diesHere(x) || !temporary(o) || first[o] != static_cast<int64_t>(step))
+      continue;
+    const OperandSlot &sx = plan->templateSlots[x], &so = plan->templateSlots[o],
+                      &sy = plan->templateSlots[y];
+    if (so.shape.type != OperandType::TENSOR_FLOAT32 || sx.shape.type != so.shape.type ||
+        !sy.shapeKnown || sx.shape.dims != so.shape.dims || sy.shape.dims != so.shape.dims)
+      continue;
+    group[o] = group[x];
+  }
+  // Each group's interval: from its first member's first step to its last member's last.
+  std::vector<int64_t> groupFirst(first), groupLast(last);
+  for (uint32_t i = 0; i < numOperands; ++i) {
+    if (!temporary(i)) continue;
+    const uint32_t g = group[i];
+    if (g == i) continue;
+    groupFirst[g] = std::min(groupFirst[g], first[i]);
+    groupLast[g] = std::max({groupLast[g], last[i], first[i]});
+  }
   struct Item {
     uint32_t operand;
     size_t size;
@@ -146,13 +191,15 @@ Status planArena(SubgraphPlan* plan) {
     const OperandSlot& s = plan->templateSlots[i];
     if (sg.operands[i].lifetime != Lifetime::TEMPORARY_VARIABLE || !s.shapeKnown || first[i] < 0)
       continue;
-    if (last[i] < first[i]) last[i] = first[i];  // written but never read
     if (s.shape.bytes() > maxOperandBytes()) {
       return makeError(ErrorStatus::GENERAL_FAILURE,
                        "CPU driver: temporary operand %u of shape %s would need more than the "
                        "limit of %zu bytes (NNAPI_MAX_OPERAND_BYTES)",
                        i, toString(s.shape.dims).c_str(), maxOperandBytes());
     }
+    if (group[i] != i) continue;  // placed with its group's first member
+    first[i] = groupFirst[i];
+    last[i] = std::max(groupLast[i], first[i]);  // written but never read: its own step
     items.push_back({i, alignUp(std::max<size_t>(s.shape.bytes(), 1), kArenaAlignment)});
   }
   // Largest first, each at the lowest offset that does not collide with a placed buffer
@@ -177,6 +224,8 @@ Status planArena(SubgraphPlan* plan) {
       offset = std::max(offset, b.second);
     }
     plan->arenaOffset[item.operand] = offset;
+    for (uint32_t i = 0; i < numOperands; ++i)
+      if (group[i] == item.operand && i != item.operand) plan->arenaOffset[i] = offset;
     placed.push_back({offset, item.size, first[item.operand], last[item.operand]});
     plan->arenaSize = std::max(plan->arenaSize, offset + item.size);
     if (plan->arenaSize > maxOperandBytes()) {
