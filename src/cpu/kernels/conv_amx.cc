@@ -1,6 +1,7 @@
 #include "cpu/kernels/conv_amx.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "cpu/isa.h"
@@ -51,16 +52,16 @@ struct AmxSlot {
 inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
                             uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
                             const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                            int32_t lo, int32_t hi, uint8_t* out, size_t ldo) {
+                            int32_t lo, int32_t hi, uint8_t* out, size_t ldo, bool sumsInRange) {
   amx.requantizeU8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
-                   out, ldo);
+                   out, ldo, sumsInRange);
 }
 inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
                             uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
                             const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                            int32_t lo, int32_t hi, int8_t* out, size_t ldo) {
+                            int32_t lo, int32_t hi, int8_t* out, size_t ldo, bool sumsInRange) {
   amx.requantizeS8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
-                   out, ldo);
+                   out, ldo, sumsInRange);
 }
 
 // The quantGemm algebra of conv_gemm.cc with A read as it is stored: uint8 data with
@@ -86,10 +87,18 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
   const int32_t za = q.inputZeroPoint, zwp = w.zeroPointPrime;
   int32_t* columnOffset = ks.columns.get<int32_t>(n);
   const int32_t constant = wrapMul(wrapMul(static_cast<int32_t>(k), za), zwp);
+  // Bounds of the tile sums (|a * w| <= 255 * 128 for uint8 or int8 A) and of the row terms:
+  // where a column term plus both stays inside int32, no sum wraps and the requantization may
+  // fold the column term into its 64-bit constant.
+  const int64_t sumBound = static_cast<int64_t>(k) * 255 * 128 +
+                           static_cast<int64_t>(k) * 255 * (zwp < 0 ? -int64_t{zwp} : zwp);
+  bool sumsInRange = sumBound <= INT32_MAX;
   for (uint32_t c = 0; c < n; ++c) {
     // columnSums are of the stored weights; the AMX copy holds the same values.
     columnOffset[c] =
         wrapAdd(wrapAdd(bias ? bias[c] : 0, -wrapMul(za, w.columnSums[c])), constant);
+    const int64_t off = columnOffset[c];
+    sumsInRange = sumsInRange && (off < 0 ? -off : off) + sumBound <= INT32_MAX;
   }
   // A block is read in place when the last row its tiles load and that row's k64 bytes stay
   // inside the input ((m - 1) * lda + k bytes); bytes past k meet zero weights.
@@ -112,7 +121,7 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
       const Pending& p = pending[pendingFirst];
       requantizeBlock(amx, p.acc, p.rows, p.cols, columnOffset + p.c0, p.rowOffset,
                       q.multiplier.data() + p.c0, q.shift.data() + p.c0, q.outputZeroPoint,
-                      q.actMin, q.actMax, p.out, n);
+                      q.actMin, q.actMax, p.out, n, sumsInRange);
       pendingFirst = (pendingFirst + 1) % kAccBuffers;
       --pendingCount;
     };
@@ -253,7 +262,8 @@ template <typename TOut>
 void portableRequantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
                              const int32_t* columnOffset, const int32_t* rowOffset,
                              const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                             int32_t lo, int32_t hi, TOut* out, size_t ldo) {
+                             int32_t lo, int32_t hi, TOut* out, size_t ldo,
+                             bool /*sumsInRange: wrapping sums are exact here anyway*/) {
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < cols; ++c) {
       const int32_t x =

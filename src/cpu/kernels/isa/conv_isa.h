@@ -153,11 +153,14 @@ void amxRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint3
 // out[r * ldo + c] = clamp(requantize(acc[r][c] + columnOffset[c] + rowOffset[r]) + outZero)
 // for r < rows, c < cols <= kConvTileN: convRequantize* of a whole block, the per-column terms
 // loaded once (AVX-512 only, no tile instruction). rowOffset may be null (all zero).
+// sumsInRange: the caller guarantees acc[r][c] + rowOffset[r] + columnOffset[c] never wraps
+// int32 (bounded sums), which lets the column term join the 64-bit rounding constant.
 template <typename TOut>
 using AmxRequantizeBlockFn = void(const int32_t* acc, uint32_t rows, uint32_t cols,
                                   const int32_t* columnOffset, const int32_t* rowOffset,
                                   const int32_t* multiplier, const int32_t* shift,
-                                  int32_t outZero, int32_t lo, int32_t hi, TOut* out, size_t ldo);
+                                  int32_t outZero, int32_t lo, int32_t hi, TOut* out, size_t ldo,
+                                  bool sumsInRange);
 AmxRequantizeBlockFn<uint8_t> amxRequantizeBlockU8;
 AmxRequantizeBlockFn<int8_t> amxRequantizeBlockS8;
 }  // namespace isa_amx
