@@ -58,8 +58,9 @@ void nop() {}
 template <typename T>
 void noRequant(const int32_t*, uint32_t, uint32_t, const int32_t*, const int32_t*, const int32_t*,
                const int32_t*, int32_t, int32_t, int32_t, T*, size_t, bool) {}
-void noCompute(bool, const uint8_t*, size_t, size_t, const int8_t*, uint32_t, uint32_t) {}
-void zeroStore(uint32_t, int32_t* acc) { memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN); }
+void noCompute(bool, const uint8_t*, size_t, size_t, const int8_t*, uint32_t, uint32_t,
+               uint32_t) {}
+void zeroStore(uint32_t, uint32_t, int32_t* acc) { memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN); }
 void zeroSums(bool, const uint8_t*, size_t, uint32_t rows, uint32_t, int32_t* sums) {
   std::fill(sums, sums + rows, 0);
 }

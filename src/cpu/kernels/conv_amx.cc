@@ -198,14 +198,15 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
       const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
       for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
         const int8_t* b = w.amxData.data() + static_cast<size_t>(t) * k64 * kTileN;
-        amx.compute(signedData, a, stride, aStep, b, k64, rows);
+        const uint32_t c0 = t * kTileN, cols = std::min(kTileN, n - c0);
+        // (A last tile of at most 16 columns takes half the tile work and stores.)
+        amx.compute(signedData, a, stride, aStep, b, k64, rows, cols);
         // While the tile unit works through this block: an earlier one's requantization
         // (columnOffset folds in bias and the column's zero-point terms, rowOffset the row's).
         if (pendingCount == kLag) flushOldest();
-        amx.store(rows, s.acc[accBuffer]);
-        const uint32_t c0 = t * kTileN;
+        amx.store(rows, cols, s.acc[accBuffer]);
         pending[(pendingFirst + pendingCount) % kAccBuffers] = {
-            s.acc[accBuffer], rowOffset, rows, c0, std::min(kTileN, n - c0),
+            s.acc[accBuffer], rowOffset, rows, c0, cols,
             output + static_cast<size_t>(m0) * n + c0};
         ++pendingCount;
         accBuffer = (accBuffer + 1) % kAccBuffers;
@@ -228,10 +229,10 @@ thread_local int32_t emulatedTiles[kBlockRows * kTileN];
 // read: 16 or 32 rows of A (64 bytes per k block at stride lda, k blocks aStep apart) and B
 // groups of 128 bytes.
 void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
-                     uint32_t k64, uint32_t rows) {
-  const uint32_t tileRows = rows > 16 ? 32 : 16;
+                     uint32_t k64, uint32_t rows, uint32_t cols) {
+  const uint32_t tileRows = rows > 16 ? 32 : 16, tileCols = cols > 16 ? 32 : 16;
   for (uint32_t r = 0; r < tileRows; ++r)
-    for (uint32_t c = 0; c < kTileN; ++c) {
+    for (uint32_t c = 0; c < tileCols; ++c) {
       int32_t sum = 0;
       for (uint32_t kk = 0; kk < k64; ++kk) {
         const uint8_t x = a[kk / 64 * aStep + r * lda + kk % 64];
@@ -242,8 +243,9 @@ void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, c
     }
 }
 
-void emulatedStore(uint32_t rows, int32_t* acc) {
-  memcpy(acc, emulatedTiles, sizeof(int32_t) * (rows > 16 ? 32 : 16) * kTileN);
+void emulatedStore(uint32_t rows, uint32_t cols, int32_t* acc) {
+  for (uint32_t r = 0; r < (rows > 16 ? 32u : 16u); ++r)
+    memcpy(acc + r * kTileN, emulatedTiles + r * kTileN, sizeof(int32_t) * (cols > 16 ? 32 : 16));
 }
 
 void emulatedRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,

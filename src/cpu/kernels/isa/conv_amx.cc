@@ -44,7 +44,7 @@ inline void compilerBarrier() { asm volatile("" ::: "memory"); }
     else _tile_dpbusd(C, A, B);                  \
   } while (0)
 
-template <bool kSignedA, bool kTwoRowTiles>
+template <bool kSignedA, bool kTwoRowTiles, bool kTwoColTiles>
 void compute(const uint8_t* a, size_t lda, size_t aStep, const int8_t* b, uint32_t k64) {
   compilerBarrier();
   // The first k block's top row tiles (0, 1) before the bottom ones (2, 3) are zeroed: the
@@ -52,18 +52,18 @@ void compute(const uint8_t* a, size_t lda, size_t aStep, const int8_t* b, uint32
   // unit can start on the top half meanwhile.
   const uint8_t* a1 = a + 16 * lda;
   _tile_zero(0);
-  _tile_zero(1);
+  if (kTwoColTiles) _tile_zero(1);
   _tile_loadd(4, a, static_cast<long>(lda));
   _tile_loadd(6, b, 4 * kConvTileN);
-  _tile_loadd(7, b + 64, 4 * kConvTileN);
+  if (kTwoColTiles) _tile_loadd(7, b + 64, 4 * kConvTileN);
   NN_AMX_DOT(0, 4, 6);
-  NN_AMX_DOT(1, 4, 7);
+  if (kTwoColTiles) NN_AMX_DOT(1, 4, 7);
   if (kTwoRowTiles) {
     _tile_zero(2);
-    _tile_zero(3);
+    if (kTwoColTiles) _tile_zero(3);
     _tile_loadd(5, a1, static_cast<long>(lda));
     NN_AMX_DOT(2, 5, 6);
-    NN_AMX_DOT(3, 5, 7);
+    if (kTwoColTiles) NN_AMX_DOT(3, 5, 7);
   }
   a += aStep;
   a1 += aStep;
@@ -72,13 +72,13 @@ void compute(const uint8_t* a, size_t lda, size_t aStep, const int8_t* b, uint32
     const int8_t* bb = b + static_cast<size_t>(kb) * kConvTileN;
     _tile_loadd(4, a, static_cast<long>(lda));
     _tile_loadd(6, bb, 4 * kConvTileN);
-    _tile_loadd(7, bb + 64, 4 * kConvTileN);
+    if (kTwoColTiles) _tile_loadd(7, bb + 64, 4 * kConvTileN);
     if (kTwoRowTiles) _tile_loadd(5, a1, static_cast<long>(lda));
     NN_AMX_DOT(0, 4, 6);
-    NN_AMX_DOT(1, 4, 7);
+    if (kTwoColTiles) NN_AMX_DOT(1, 4, 7);
     if (kTwoRowTiles) {
       NN_AMX_DOT(2, 5, 6);
-      NN_AMX_DOT(3, 5, 7);
+      if (kTwoColTiles) NN_AMX_DOT(3, 5, 7);
     }
   }
 }
@@ -260,12 +260,13 @@ inline __m512i foldedWithOffset16(const Columns16& c, const int32_t* acc, __m512
                                  _mm512_srav_epi64(zo, c.shiftOdd));
 }
 
-// Whole row pairs of a full 32-column block whose columns all take the folded form, without
-// the per-vector branches of the general loop below.
-template <typename TOut, bool kRowOffset, bool kSignFix>
+// Whole row pairs of a block whose columns all take the folded form, without the
+// per-vector branches of the general loop below (kTwo: more than 16 columns; the stores are
+// masked to the block's columns).
+template <typename TOut, bool kRowOffset, bool kSignFix, bool kTwo>
 void requantizeRowPairs(const Columns16& c0, const Columns16& c1, const int32_t* acc,
                         uint32_t pairs, const int32_t* rowOffset, __m512i vLo, __m512i vHi,
-                        TOut* out, size_t ldo) {
+                        __mmask32 storeMask, TOut* out, size_t ldo) {
   const __m512i none = _mm512_setzero_si512();
   for (uint32_t i = 0; i < pairs; ++i) {
     const uint32_t r = 2 * i;
@@ -273,13 +274,14 @@ void requantizeRowPairs(const Columns16& c0, const Columns16& c1, const int32_t*
     const __m512i o0 = kRowOffset ? _mm512_set1_epi32(rowOffset[r]) : none;
     const __m512i o1 = kRowOffset ? _mm512_set1_epi32(rowOffset[r + 1]) : none;
     const __m512i a = foldedWithOffset16<kRowOffset, kSignFix>(c0, p, o0);
-    const __m512i b = foldedWithOffset16<kRowOffset, kSignFix>(c1, p + 16, o0);
+    const __m512i b = kTwo ? foldedWithOffset16<kRowOffset, kSignFix>(c1, p + 16, o0) : none;
     const __m512i c = foldedWithOffset16<kRowOffset, kSignFix>(c0, p + kConvTileN, o1);
-    const __m512i d = foldedWithOffset16<kRowOffset, kSignFix>(c1, p + kConvTileN + 16, o1);
+    const __m512i d =
+        kTwo ? foldedWithOffset16<kRowOffset, kSignFix>(c1, p + kConvTileN + 16, o1) : none;
     const __m512i bytes = packRows<TOut>(a, b, c, d, vLo, vHi);
     TOut* o = out + r * ldo;
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm512_castsi512_si256(bytes));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + ldo), _mm512_extracti64x4_epi64(bytes, 1));
+    _mm256_mask_storeu_epi8(o, storeMask, _mm512_castsi512_si256(bytes));
+    _mm256_mask_storeu_epi8(o + ldo, storeMask, _mm512_extracti64x4_epi64(bytes, 1));
   }
 }
 
@@ -299,9 +301,13 @@ void requantizeBlockT(const int32_t* acc, uint32_t rows, uint32_t cols,
   const __mmask32 storeMask = cols >= 32 ? ~__mmask32{0} : ((__mmask32{1} << cols) - 1);
   const __m512i none = _mm512_setzero_si512();
   uint32_t r = 0;
-  if (sumsInRange && cols == kConvTileN && c0.fast && c1.fast) {
-    requantizeRowPairs<TOut, kRowOffset, kSignFix>(c0, c1, acc, rows / 2, rowOffset, vLo, vHi,
-                                                   out, ldo);
+  if (sumsInRange && c0.fast && c1.fast) {
+    if (two)
+      requantizeRowPairs<TOut, kRowOffset, kSignFix, true>(c0, c1, acc, rows / 2, rowOffset, vLo,
+                                                           vHi, storeMask, out, ldo);
+    else
+      requantizeRowPairs<TOut, kRowOffset, kSignFix, false>(c0, c1, acc, rows / 2, rowOffset,
+                                                            vLo, vHi, storeMask, out, ldo);
     r = rows / 2 * 2;
   }
   for (; r < rows; r += 2) {
@@ -384,28 +390,39 @@ void amxConfigure() {
 
 void amxRelease() { _tile_release(); }
 
-void amxCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
-                uint32_t k64, uint32_t rows) {
+namespace {
+template <bool kSignedA>
+void computeRowsCols(const uint8_t* a, size_t lda, size_t aStep, const int8_t* b, uint32_t k64,
+                     uint32_t rows, uint32_t cols) {
   if (rows > 16) {
-    if (signedA)
-      compute<true, true>(a, lda, aStep, b, k64);
+    if (cols > 16)
+      compute<kSignedA, true, true>(a, lda, aStep, b, k64);
     else
-      compute<false, true>(a, lda, aStep, b, k64);
+      compute<kSignedA, true, false>(a, lda, aStep, b, k64);
   } else {
-    if (signedA)
-      compute<true, false>(a, lda, aStep, b, k64);
+    if (cols > 16)
+      compute<kSignedA, false, true>(a, lda, aStep, b, k64);
     else
-      compute<false, false>(a, lda, aStep, b, k64);
+      compute<kSignedA, false, false>(a, lda, aStep, b, k64);
   }
 }
+}  // namespace
 
-void amxStore(uint32_t rows, int32_t* acc) {
+void amxCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
+                uint32_t k64, uint32_t rows, uint32_t cols) {
+  if (signedA)
+    computeRowsCols<true>(a, lda, aStep, b, k64, rows, cols);
+  else
+    computeRowsCols<false>(a, lda, aStep, b, k64, rows, cols);
+}
+
+void amxStore(uint32_t rows, uint32_t cols, int32_t* acc) {
   constexpr long ldc = kConvTileN * sizeof(int32_t);
   _tile_stored(0, acc, ldc);
-  _tile_stored(1, acc + 16, ldc);
+  if (cols > 16) _tile_stored(1, acc + 16, ldc);
   if (rows > 16) {
     _tile_stored(2, acc + 16 * kConvTileN, ldc);
-    _tile_stored(3, acc + 16 * kConvTileN + 16, ldc);
+    if (cols > 16) _tile_stored(3, acc + 16 * kConvTileN + 16, ldc);
   }
   compilerBarrier();
 }
