@@ -28,8 +28,9 @@ inline int32_t wrapMul(int32_t a, int32_t b) {
 }
 
 // Blocks whose sums wait for requantization behind the one in the tiles: the previous block is
-// requantized while the tile unit works on the current one. (A lag of 2 measured the same on
-// Sapphire Rapids; the ring allows either.)
+// requantized after the current one's tile instructions are issued. (A lag of 2, or storing
+// the tiles before requantizing, measured the same or slower on Sapphire Rapids, where the tile
+// work and the vector requantization of one thread barely overlap; the ring allows either.)
 constexpr uint32_t kLag = 1;
 // Rows are copied into a k-blocked panel only when at least this many weight tiles reuse them:
 // for one or two tiles the copy cost more than it saved (nnapi_bench_amx_gemm: 56x144 -> 24
