@@ -5,10 +5,14 @@
 //   table    fastFullyConnectedQuant on weights without the AMX copy (VNNI / AVX-512 / portable)
 //   amx      the AMX GEMM with the tile unit (only where nn::amxInt8Usable())
 //   overhead the AMX GEMM with a no-op tile block: requantization, row handling, memory
+//   tiles    the AMX GEMM with a no-op requantization: the tile unit's loads, products, stores
 //   bound     overhead + the tile work at PEAK GOP/s (--peak, default 7400: the AMX-INT8 peak
 //             of one core measured by shared/anchors/roofline/peak.c on a Sapphire Rapids), a lower bound on time
 //
-//   nnapi_bench_amx_gemm [--rounds N] [--peak GOPS] [--filter SUBSTRING]
+// The output quantization follows the models (RELU6 layers: zero point 0 = activation minimum;
+// linear ones: zero point 128); --linear gives every shape the linear one.
+//
+//   nnapi_bench_amx_gemm [--rounds N] [--peak GOPS] [--filter SUBSTRING] [--linear]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,22 +33,34 @@ using nn::conv::AmxBlockKernels;
 struct Shape {
   const char* name;
   uint32_t m, k, n;
+  bool relu6;  // fused RELU6 as in the models (output zero point = activation minimum)
 };
 
 const Shape kShapes[] = {
-    {"v1 Pointwise_112x32to64", 12544, 32, 64},    {"v1 Pointwise_56x64to128", 3136, 64, 128},
-    {"v1 Pointwise_28x128to256", 784, 128, 256},   {"v1 Pointwise_14x512to512", 196, 512, 512},
-    {"v1 Pointwise_7x1024to1024", 49, 1024, 1024}, {"v2 Pointwise_56x24to144", 3136, 24, 144},
-    {"v2 Pointwise_56x144to24", 3136, 144, 24},    {"v2 Pointwise_28x192to32", 784, 192, 32},
-    {"v2 Pointwise_14x64to384", 196, 64, 384},     {"v2 Pointwise_14x384to64", 196, 384, 64},
-    {"v2 Pointwise_7x160to960", 49, 160, 960},     {"v2 Pointwise_7x960to160", 49, 960, 160},
-    {"v2 Pointwise_7x320to1280", 49, 320, 1280},   {"FullyConnected_b16_1024to1001", 16, 1024, 1001},
-    {"FullyConnected_b64_1280to1001", 64, 1280, 1001},
+    {"v1 Pointwise_112x32to64", 12544, 32, 64, true},
+    {"v1 Pointwise_56x64to128", 3136, 64, 128, true},
+    {"v1 Pointwise_28x128to256", 784, 128, 256, true},
+    {"v1 Pointwise_14x512to512", 196, 512, 512, true},
+    {"v1 Pointwise_7x1024to1024", 49, 1024, 1024, true},
+    {"v2 Pointwise_56x24to144", 3136, 24, 144, true},
+    {"v2 Pointwise_56x144to24", 3136, 144, 24, false},
+    {"v2 Pointwise_28x192to32", 784, 192, 32, false},
+    {"v2 Pointwise_14x64to384", 196, 64, 384, true},
+    {"v2 Pointwise_14x384to64", 196, 384, 64, false},
+    {"v2 Pointwise_7x160to960", 49, 160, 960, true},
+    {"v2 Pointwise_7x960to160", 49, 960, 160, false},
+    {"v2 Pointwise_7x320to1280", 49, 320, 1280, true},
+    {"FullyConnected_b16_1024to1001", 16, 1024, 1001, false},
+    {"FullyConnected_b64_1280to1001", 64, 1280, 1001, false},
 };
 
 void nop() {}
-void noCompute(bool, const uint8_t*, size_t, size_t, const int8_t*, uint32_t, uint32_t) {}
-void zeroStore(uint32_t, int32_t* acc) { memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN); }
+template <typename T>
+void noRequant(const int32_t*, uint32_t, uint32_t, const int32_t*, const int32_t*, const int32_t*,
+               const int32_t*, int32_t, int32_t, int32_t, T*, size_t, bool) {}
+void noCompute(bool, const uint8_t*, size_t, size_t, const int8_t*, uint32_t, uint32_t,
+               uint32_t) {}
+void zeroStore(uint32_t, uint32_t, int32_t* acc) { memset(acc, 0, sizeof(int32_t) * 32 * nn::kConvTileN); }
 void zeroSums(bool, const uint8_t*, size_t, uint32_t rows, uint32_t, int32_t* sums) {
   std::fill(sums, sums + rows, 0);
 }
@@ -69,15 +85,18 @@ int main(int argc, char** argv) {
   int rounds = 15;
   double peak = 7400;
   const char* filter = nullptr;
+  bool linear = false;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
       rounds = std::max(1, atoi(argv[++i]));
     } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
       filter = argv[++i];
+    } else if (strcmp(argv[i], "--linear") == 0) {
+      linear = true;
     } else if (strcmp(argv[i], "--peak") == 0 && i + 1 < argc) {
       peak = atof(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [--rounds N] [--peak GOPS] [--filter SUBSTRING]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--rounds N] [--peak GOPS] [--filter SUBSTRING] [--linear]\n", argv[0]);
       return strcmp(argv[i], "--help") == 0 ? 0 : 2;
     }
   }
@@ -85,11 +104,14 @@ int main(int argc, char** argv) {
   printf("AMX-INT8 %s; table GEMM at ISA level %s%s; 1 thread, fastest call of %d rounds\n",
          amx ? "usable" : "NOT usable here (amx column empty)",
          nn::isaLevelName(nn::isaLevel()), nn::cpuFeatures().avx512vnni ? " + VNNI" : "", rounds);
-  printf("%-32s %9s %9s %9s %9s | %7s %7s %7s %7s | %6s %6s\n", "shape (GOP/s; us)", "table us",
-         "amx us", "ovh us", "bound us", "table", "amx", "ovh", "bound", "amx/t", "bnd/t");
+  printf("%-32s %9s %9s %9s %9s %9s | %7s %7s %7s %7s | %6s %6s\n", "shape (GOP/s; us)",
+         "table us", "amx us", "ovh us", "tiles us", "bound us", "table", "amx", "ovh", "bound",
+         "amx/t", "bnd/t");
   const AmxBlockKernels& hw = nn::conv::amxHardwareKernels();
   const AmxBlockKernels overhead{nop,      nop,     noCompute,       zeroStore,
                                  zeroSums, hw.requantizeU8, hw.requantizeS8};
+  const AmxBlockKernels tilesOnly{hw.configure, hw.release,          hw.compute,         hw.store,
+                                  hw.rowSums,   noRequant<uint8_t>, noRequant<int8_t>};
   for (const Shape& s : kShapes) {
     if (filter != nullptr && strstr(s.name, filter) == nullptr) continue;
     std::mt19937 rng(1);
@@ -100,7 +122,9 @@ int main(int argc, char** argv) {
     std::vector<int32_t> bias(s.n, 5);
     nn::conv::QuantParams q;
     q.inputZeroPoint = 128;
-    q.outputZeroPoint = 3;
+    // As bench/quant_mobilenet.cc's uint8 model: RELU6 outputs [0, 6] with zero point 0, the
+    // linear ones zero point 128 (the requantization may depend on the activation bounds).
+    q.outputZeroPoint = s.relu6 && !linear ? 0 : 128;
     q.actMin = 0;
     q.actMax = 255;
     q.multiplier.assign(s.n, 1 << 30);
@@ -112,7 +136,7 @@ int main(int argc, char** argv) {
     table.amxData.clear();
     nn::conv::KernelScratch ks;
     const int reps = std::max(1, static_cast<int>(2e6 / (2.0 * s.m * s.n * s.k / 1e3)));
-    double tTable = 1e30, tAmx = 1e30, tOver = 1e30;
+    double tTable = 1e30, tAmx = 1e30, tOver = 1e30, tTiles = 1e30;
     for (int r = 0; r < rounds; ++r) {
       tTable = std::min(tTable, microseconds([&] {
         nn::conv::fastFullyConnectedQuant(s.m, q, false, in.data(), table, bias.data(),
@@ -121,6 +145,11 @@ int main(int argc, char** argv) {
       if (amx)
         tAmx = std::min(tAmx, microseconds([&] {
           nn::conv::amxQuantGemmWith(hw, s.m, in.data(), s.k, false, tiles, q, bias.data(),
+                                     out.data(), nullptr, ks);
+        }, reps));
+      if (amx)
+        tTiles = std::min(tTiles, microseconds([&] {
+          nn::conv::amxQuantGemmWith(tilesOnly, s.m, in.data(), s.k, false, tiles, q, bias.data(),
                                      out.data(), nullptr, ks);
         }, reps));
       if (nn::isaLevel() >= nn::IsaLevel::kAvx512)
@@ -133,10 +162,11 @@ int main(int argc, char** argv) {
     const double padded = 2.0 * ((s.m + 31) / 32 * 32.0) * ((s.n + 31) / 32 * 32.0) * tiles.k64;
     const double bound = tOver + padded / (peak * 1e3);
     auto gops = [&](double us) { return us < 1e29 ? ops / us / 1e3 : 0.0; };
-    printf("%-32s %9.1f %9.1f %9.1f %9.1f | %7.0f %7.0f %7.0f %7.0f | %5.2fx %5.2fx\n", s.name,
-           tTable, amx ? tAmx : 0.0, tOver < 1e29 ? tOver : 0.0, bound, gops(tTable), gops(tAmx),
+    printf("%-32s %9.1f %9.1f %9.1f %9.1f %9.1f | %7.0f %7.0f %7.0f %7.0f | %5.2fx %5.2fx\n",
+           s.name, tTable, amx ? tAmx : 0.0, tOver < 1e29 ? tOver : 0.0, amx ? tTiles : 0.0, bound, gops(tTable), gops(tAmx),
            gops(tOver), gops(bound), amx ? tTable / tAmx : 0.0, tTable / bound);
   }
-  printf("ovh: the AMX GEMM with no-op tiles; bound: ovh + padded tile work at %.0f GOP/s\n", peak);
+  printf("ovh: the AMX GEMM with no-op tiles; tiles: with a no-op requantization; bound: ovh + "
+         "padded tile work at %.0f GOP/s\n", peak);
   return 0;
 }

@@ -59,6 +59,8 @@ Problem makeProblem(const Case& c, uint32_t seed) {
   p.q.actMin = c.signedData ? -128 : 0;
   p.q.actMax = c.signedData ? 127 : 255;
   if (rng() % 2) p.q.actMin += 10;  // a fused activation's narrower range now and then
+  // RELU's lower bound at the output zero point (the requantization drops its sign term).
+  if (rng() % 3 == 0) p.q.actMin = p.q.outputZeroPoint;
   for (uint32_t i = 0; i < c.n; ++i) {
     p.q.multiplier.push_back(static_cast<int32_t>((1u << 30) + rng() % (1u << 30)));
     p.q.shift.push_back(-static_cast<int32_t>(6 + rng() % 8) - (c.k > 512 ? 2 : 0));
@@ -300,7 +302,8 @@ TEST(ConvAmx, BlockRequantizeMatchesScalar) {
   constexpr uint32_t kN = kConvTileN;
   std::vector<int32_t> acc(32 * kN), columnOffset(kN), rowOffset(32), multiplier(kN), shift(kN);
   for (int round = 0; round < 400; ++round) {
-    const uint32_t rows = 1 + rng() % 32, cols = 1 + rng() % kN;
+    // A third full-width blocks (the row-pair loop of whole blocks), the rest any width.
+    const uint32_t rows = 1 + rng() % 32, cols = rng() % 3 == 0 ? kN : 1 + rng() % kN;
     const bool withRows = round % 5 != 4 && rng() % 2;
     int32_t outZero = static_cast<int32_t>(rng() % 256) - 128;
     const bool isSigned = rng() % 2;
@@ -340,9 +343,25 @@ TEST(ConvAmx, BlockRequantizeMatchesScalar) {
         shift[c] = -static_cast<int32_t>(1 + rng() % 6);
       }
       for (auto& x : acc) x = static_cast<int32_t>(rng() % 513) - 256;
+      // Column terms that flip the sign of some sums (the sign term is of the whole sum).
+      if (round % 2 == 1)
+        for (auto& c : columnOffset) c = static_cast<int32_t>(rng() % 257) - 128;
       outZero = isSigned ? 0 : 128;  // the ties of both signs stay inside the range
       lo = isSigned ? -128 : 0;
+      // Or a RELU-like lower bound at the zero point (the form without the sign term), or just
+      // below it (where the sign term is still needed).
+      const uint32_t bound = rng() % 3;
+      if (bound == 1) lo = outZero;
+      if (bound == 2) lo = outZero - 1 - static_cast<int32_t>(rng() % 3);
       hi = isSigned ? 127 : 255;
+    }
+    // Every other round bounded sums (|acc| + |row| + |column| < 2^31), so the column term may
+    // also go into the rounding constant (sumsInRange), checked besides the general form.
+    const bool bounded = round % 2 == 1;
+    if (bounded) {
+      for (auto& x : acc) x = static_cast<int32_t>(x % (1 << 28));
+      for (auto& r : rowOffset) r = static_cast<int32_t>(r % (1 << 28));
+      for (auto& c : columnOffset) c = static_cast<int32_t>(c % (1 << 29));
     }
     const int32_t* ro = withRows ? rowOffset.data() : nullptr;
     std::vector<uint8_t> want(32 * 40, 0x5A), got(32 * 40, 0x5A);
@@ -354,16 +373,22 @@ TEST(ConvAmx, BlockRequantizeMatchesScalar) {
         const int64_t v = static_cast<int64_t>(requantize(x, multiplier[c], shift[c])) + outZero;
         want[r * 40 + c] = static_cast<uint8_t>(std::max<int64_t>(lo, std::min<int64_t>(hi, v)));
       }
-    if (isSigned)
-      amxHardwareKernels().requantizeS8(acc.data(), rows, cols, columnOffset.data(), ro,
-                                        multiplier.data(), shift.data(), outZero, lo, hi,
-                                        reinterpret_cast<int8_t*>(got.data()), 40);
-    else
-      amxHardwareKernels().requantizeU8(acc.data(), rows, cols, columnOffset.data(), ro,
-                                        multiplier.data(), shift.data(), outZero, lo, hi,
-                                        got.data(), 40);
-    ASSERT_EQ(got, want) << "round " << round << " rows " << rows << " cols " << cols
-                         << (isSigned ? " int8" : " uint8") << " mode " << mode;
+    for (const bool sumsInRange : {false, true}) {
+      if (sumsInRange && !bounded) continue;
+      std::fill(got.begin(), got.end(), 0x5A);
+      if (isSigned)
+        amxHardwareKernels().requantizeS8(acc.data(), rows, cols, columnOffset.data(), ro,
+                                          multiplier.data(), shift.data(), outZero, lo, hi,
+                                          reinterpret_cast<int8_t*>(got.data()), 40, sumsInRange);
+      else
+        amxHardwareKernels().requantizeU8(acc.data(), rows, cols, columnOffset.data(), ro,
+                                          multiplier.data(), shift.data(), outZero, lo, hi,
+                                          got.data(), 40, sumsInRange);
+      ASSERT_EQ(got, want) << "round " << round << " rows " << rows << " cols " << cols
+                           << (isSigned ? " int8" : " uint8") << " mode " << mode
+                           << " lo " << lo << " outZero " << outZero << " sumsInRange "
+                           << sumsInRange;
+    }
   }
 }
 

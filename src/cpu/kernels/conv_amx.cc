@@ -1,6 +1,7 @@
 #include "cpu/kernels/conv_amx.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "cpu/isa.h"
@@ -27,8 +28,9 @@ inline int32_t wrapMul(int32_t a, int32_t b) {
 }
 
 // Blocks whose sums wait for requantization behind the one in the tiles: the previous block is
-// requantized while the tile unit works on the current one. (A lag of 2 measured the same on
-// Sapphire Rapids; the ring allows either.)
+// requantized after the current one's tile instructions are issued. (A lag of 2, or storing
+// the tiles before requantizing, measured the same or slower on Sapphire Rapids, where the tile
+// work and the vector requantization of one thread barely overlap; the ring allows either.)
 constexpr uint32_t kLag = 1;
 // Rows are copied into a k-blocked panel only when at least this many weight tiles reuse them:
 // for one or two tiles the copy cost more than it saved (nnapi_bench_amx_gemm: 56x144 -> 24
@@ -51,16 +53,16 @@ struct AmxSlot {
 inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
                             uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
                             const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                            int32_t lo, int32_t hi, uint8_t* out, size_t ldo) {
+                            int32_t lo, int32_t hi, uint8_t* out, size_t ldo, bool sumsInRange) {
   amx.requantizeU8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
-                   out, ldo);
+                   out, ldo, sumsInRange);
 }
 inline void requantizeBlock(const AmxBlockKernels& amx, const int32_t* acc, uint32_t rows,
                             uint32_t cols, const int32_t* columnOffset, const int32_t* rowOffset,
                             const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                            int32_t lo, int32_t hi, int8_t* out, size_t ldo) {
+                            int32_t lo, int32_t hi, int8_t* out, size_t ldo, bool sumsInRange) {
   amx.requantizeS8(acc, rows, cols, columnOffset, rowOffset, multiplier, shift, outZero, lo, hi,
-                   out, ldo);
+                   out, ldo, sumsInRange);
 }
 
 // The quantGemm algebra of conv_gemm.cc with A read as it is stored: uint8 data with
@@ -86,10 +88,18 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
   const int32_t za = q.inputZeroPoint, zwp = w.zeroPointPrime;
   int32_t* columnOffset = ks.columns.get<int32_t>(n);
   const int32_t constant = wrapMul(wrapMul(static_cast<int32_t>(k), za), zwp);
+  // Bounds of the tile sums (|a * w| <= 255 * 128 for uint8 or int8 A) and of the row terms:
+  // where a column term plus both stays inside int32, no sum wraps and the requantization may
+  // fold the column term into its 64-bit constant.
+  const int64_t sumBound = static_cast<int64_t>(k) * 255 * 128 +
+                           static_cast<int64_t>(k) * 255 * (zwp < 0 ? -int64_t{zwp} : zwp);
+  bool sumsInRange = sumBound <= INT32_MAX;
   for (uint32_t c = 0; c < n; ++c) {
     // columnSums are of the stored weights; the AMX copy holds the same values.
     columnOffset[c] =
         wrapAdd(wrapAdd(bias ? bias[c] : 0, -wrapMul(za, w.columnSums[c])), constant);
+    const int64_t off = columnOffset[c];
+    sumsInRange = sumsInRange && (off < 0 ? -off : off) + sumBound <= INT32_MAX;
   }
   // A block is read in place when the last row its tiles load and that row's k64 bytes stay
   // inside the input ((m - 1) * lda + k bytes); bytes past k meet zero weights.
@@ -112,7 +122,7 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
       const Pending& p = pending[pendingFirst];
       requantizeBlock(amx, p.acc, p.rows, p.cols, columnOffset + p.c0, p.rowOffset,
                       q.multiplier.data() + p.c0, q.shift.data() + p.c0, q.outputZeroPoint,
-                      q.actMin, q.actMax, p.out, n);
+                      q.actMin, q.actMax, p.out, n, sumsInRange);
       pendingFirst = (pendingFirst + 1) % kAccBuffers;
       --pendingCount;
     };
@@ -189,14 +199,15 @@ void gemm(const AmxBlockKernels& amx, uint32_t m, const Rows& src, bool signedDa
       const uint32_t t1 = std::min(tiles, (cb + 1) * kColBlockTiles);
       for (uint32_t t = cb * kColBlockTiles; t < t1; ++t) {
         const int8_t* b = w.amxData.data() + static_cast<size_t>(t) * k64 * kTileN;
-        amx.compute(signedData, a, stride, aStep, b, k64, rows);
+        const uint32_t c0 = t * kTileN, cols = std::min(kTileN, n - c0);
+        // (A last tile of at most 16 columns takes half the tile work and stores.)
+        amx.compute(signedData, a, stride, aStep, b, k64, rows, cols);
         // While the tile unit works through this block: an earlier one's requantization
         // (columnOffset folds in bias and the column's zero-point terms, rowOffset the row's).
         if (pendingCount == kLag) flushOldest();
-        amx.store(rows, s.acc[accBuffer]);
-        const uint32_t c0 = t * kTileN;
+        amx.store(rows, cols, s.acc[accBuffer]);
         pending[(pendingFirst + pendingCount) % kAccBuffers] = {
-            s.acc[accBuffer], rowOffset, rows, c0, std::min(kTileN, n - c0),
+            s.acc[accBuffer], rowOffset, rows, c0, cols,
             output + static_cast<size_t>(m0) * n + c0};
         ++pendingCount;
         accBuffer = (accBuffer + 1) % kAccBuffers;
@@ -219,10 +230,10 @@ thread_local int32_t emulatedTiles[kBlockRows * kTileN];
 // read: 16 or 32 rows of A (64 bytes per k block at stride lda, k blocks aStep apart) and B
 // groups of 128 bytes.
 void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
-                     uint32_t k64, uint32_t rows) {
-  const uint32_t tileRows = rows > 16 ? 32 : 16;
+                     uint32_t k64, uint32_t rows, uint32_t cols) {
+  const uint32_t tileRows = rows > 16 ? 32 : 16, tileCols = cols > 16 ? 32 : 16;
   for (uint32_t r = 0; r < tileRows; ++r)
-    for (uint32_t c = 0; c < kTileN; ++c) {
+    for (uint32_t c = 0; c < tileCols; ++c) {
       int32_t sum = 0;
       for (uint32_t kk = 0; kk < k64; ++kk) {
         const uint8_t x = a[kk / 64 * aStep + r * lda + kk % 64];
@@ -233,8 +244,9 @@ void emulatedCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, c
     }
 }
 
-void emulatedStore(uint32_t rows, int32_t* acc) {
-  memcpy(acc, emulatedTiles, sizeof(int32_t) * (rows > 16 ? 32 : 16) * kTileN);
+void emulatedStore(uint32_t rows, uint32_t cols, int32_t* acc) {
+  for (uint32_t r = 0; r < (rows > 16 ? 32u : 16u); ++r)
+    memcpy(acc + r * kTileN, emulatedTiles + r * kTileN, sizeof(int32_t) * (cols > 16 ? 32 : 16));
 }
 
 void emulatedRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
@@ -253,7 +265,8 @@ template <typename TOut>
 void portableRequantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
                              const int32_t* columnOffset, const int32_t* rowOffset,
                              const int32_t* multiplier, const int32_t* shift, int32_t outZero,
-                             int32_t lo, int32_t hi, TOut* out, size_t ldo) {
+                             int32_t lo, int32_t hi, TOut* out, size_t ldo,
+                             bool /*sumsInRange: wrapping sums are exact here anyway*/) {
   for (uint32_t r = 0; r < rows; ++r)
     for (uint32_t c = 0; c < cols; ++c) {
       const int32_t x =

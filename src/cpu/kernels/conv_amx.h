@@ -46,8 +46,8 @@ struct AmxBlockKernels {
   void (*release)();
   // isa_amx::amxCompute / amxStore: C of one block (16 or 32 rows) kept between the two.
   void (*compute)(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
-                  uint32_t k64, uint32_t rows);
-  void (*store)(uint32_t rows, int32_t* acc);
+                  uint32_t k64, uint32_t rows, uint32_t cols);
+  void (*store)(uint32_t rows, uint32_t cols, int32_t* acc);
   void (*rowSums)(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
                   int32_t* sums);
   isa_amx::AmxRequantizeBlockFn<uint8_t>* requantizeU8;

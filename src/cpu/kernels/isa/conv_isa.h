@@ -141,23 +141,27 @@ void amxRelease();    // returns the tile state to init (cheap context switches)
 // The tile registers' C[32][kConvTileN] = A[32 rows][k64] (uint8, or int8 if signedA; the 64
 // bytes of row r from k = kb at a + kb / 64 * aStep + r * lda: aStep 64 for rows as stored,
 // 32 * 64 for a k-blocked panel) times one packed B tile [k64 / 4][kConvTileN][4]; rows <= 16
-// computes only C's first 16 rows (A's first 16 read). The sums stay in the tiles until
-// amxStore, so the caller can requantize the previous block while the tile unit multiplies.
+// computes only C's first 16 rows (A's first 16 read), cols <= 16 only its first 16 columns
+// (B's first 16 read). The sums stay in the tiles until amxStore, so the caller can requantize
+// the previous block while the tile unit multiplies.
 void amxCompute(bool signedA, const uint8_t* a, size_t lda, size_t aStep, const int8_t* b,
-                uint32_t k64, uint32_t rows);
-// acc[r][c] = C[r][c] for the rows amxCompute computed (16 or 32).
-void amxStore(uint32_t rows, int32_t* acc);
+                uint32_t k64, uint32_t rows, uint32_t cols);
+// acc[r][c] = C[r][c] for the rows and columns amxCompute computed (16 or 32 of each).
+void amxStore(uint32_t rows, uint32_t cols, int32_t* acc);
 // sums[r] = sum of the first k bytes of row r (as int8 if signedA), r < rows.
 void amxRowSums(bool signedA, const uint8_t* a, size_t lda, uint32_t rows, uint32_t k,
                 int32_t* sums);
 // out[r * ldo + c] = clamp(requantize(acc[r][c] + columnOffset[c] + rowOffset[r]) + outZero)
 // for r < rows, c < cols <= kConvTileN: convRequantize* of a whole block, the per-column terms
 // loaded once (AVX-512 only, no tile instruction). rowOffset may be null (all zero).
+// sumsInRange: the caller guarantees acc[r][c] + rowOffset[r] + columnOffset[c] never wraps
+// int32 (bounded sums), which lets the column term join the 64-bit rounding constant.
 template <typename TOut>
 using AmxRequantizeBlockFn = void(const int32_t* acc, uint32_t rows, uint32_t cols,
                                   const int32_t* columnOffset, const int32_t* rowOffset,
                                   const int32_t* multiplier, const int32_t* shift,
-                                  int32_t outZero, int32_t lo, int32_t hi, TOut* out, size_t ldo);
+                                  int32_t outZero, int32_t lo, int32_t hi, TOut* out, size_t ldo,
+                                  bool sumsInRange);
 AmxRequantizeBlockFn<uint8_t> amxRequantizeBlockU8;
 AmxRequantizeBlockFn<int8_t> amxRequantizeBlockS8;
 }  // namespace isa_amx
