@@ -25,6 +25,28 @@ bool halfArithmeticAllowed(const OpContext& ctx);
 // panelGemmPreferred would take the float32 one, and the float16 one measured faster (at least
 // 32 output channels filling 32-lane vectors to 3/4 or more, k >= 12).
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
+// The shape part of halfGemmPreferred for a 1x1 stride-1 unpadded convolution with n output
+// and k input channels (the graph pass that stores tensors in float16 asks before any kernel
+// exists).
+bool halfGemmShapePreferred(uint32_t n, uint32_t k);
+
+// The float16 depthwise convolution (depth multiplier 1, NHWC, float16 input; float16 output, or
+// float32 (`outF` instead of `out`) where the next layer has no float16 kernel; only
+// in relaxed models, whose temporaries between such layers the CPU driver stores in float16,
+// graph_fusion.h). Where halfGemmAvailable(); taken for at least kHalfDwMinChannels channels
+// (with fewer most of each 32-lane vector would be empty: the float32 kernel does as well).
+constexpr uint32_t kHalfDwMinChannels = 16;
+struct PackedHalfDepthwise {
+  uint32_t channels = 0, taps = 0;
+  std::vector<uint16_t> filter;  // [taps][channels rounded up to 32], zero past
+  std::vector<uint16_t> bias;    // [channels rounded up to 32]
+};
+// filter [taps][channels] (the DEPTHWISE_CONV_2D filter [1][H][W][C]), bias [channels] or null.
+void packHalfDepthwise(const float* filter, const float* bias, uint32_t taps, uint32_t channels,
+                       PackedHalfDepthwise* out);
+bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g);
+void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
+                   float* outF, ThreadPool* pool);
 
 // Weights W[n][k] (row-major, k contiguous) rounded to float16 and packed in kHalfTileN-column
 // tiles (gemm_half_isa.h).
@@ -41,6 +63,11 @@ void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* o
 void halfGemmFloat(uint32_t m, const float* a, size_t lda, const PackedHalfWeights& w,
                    const float* bias, int32_t activation, float* c, ThreadPool* pool,
                    KernelScratch& ks);
+// halfGemmFloat with float16 data on either side: input from `ah` when not null (else `a`),
+// output to `ch` when not null (else `c`), same row strides.
+void halfGemmMixed(uint32_t m, const float* a, const Half* ah, size_t lda,
+                   const PackedHalfWeights& w, const float* bias, int32_t activation, float* c,
+                   Half* ch, ThreadPool* pool, KernelScratch& ks);
 
 }  // namespace conv
 }  // namespace nn
