@@ -83,21 +83,23 @@ inline void pixel(const uint16_t* in, size_t tapStepW, size_t tapStepH, const ui
   }
 }
 
-// kNb neighbouring output pixels of one 32-channel vector at stride S with filter width FW
+// NB neighbouring output pixels of one 32-channel vector at stride S with filter width FW
 // (dilation 1 along W), their windows wholly inside the row: each input vector of a filter row
-// is loaded once and feeds every output pixel it is a tap of (S * (kNb - 1) + FW loads for
-// kNb * FW FMAs), the row's FW weight vectors stay in registers and the kNb accumulators are
+// is loaded once and feeds every output pixel it is a tap of (S * (NB - 1) + FW loads for
+// NB * FW FMAs), the row's FW weight vectors stay in registers and the NB accumulators are
 // independent chains. `in` points at the first pixel's tap (khBegin, 0), `w` at that tap's
-// weights; pixels are `pix` elements apart in the input, `outStep` in the output.
-constexpr int kNb = 8;
-template <int FW, int S>
+// weights; pixels are `pix` elements apart in the input, `outStep` in the output. EDGE: some
+// windows reach past the row (the padding), input column col0 + i exists only within
+// [0, inW): the other taps are skipped (`in` then only gives offsets, nothing outside is read).
+template <int NB, int FW, int S, bool EDGE>
 inline void slide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCount,
                   const uint16_t* w, size_t wStride, const uint16_t* bias, __mmask32 m,
-                  __m512h lo, __m512h hi, uint16_t* out, float* outF, size_t outStep) {
-  __m512h acc[kNb];
+                  __m512h lo, __m512h hi, uint16_t* out, float* outF, size_t outStep,
+                  int32_t col0, int32_t inW) {
+  __m512h acc[NB];
   const __m512h b = _mm512_castsi512_ph(_mm512_loadu_si512(bias));
 #pragma GCC unroll 8
-  for (int j = 0; j < kNb; ++j) acc[j] = b;
+  for (int j = 0; j < NB; ++j) acc[j] = b;
   for (int32_t kh = 0; kh < khCount; ++kh) {
     const uint16_t* row = in + static_cast<size_t>(kh) * rowStep;
     const uint16_t* wr = w + static_cast<size_t>(kh) * FW * wStride;
@@ -106,30 +108,50 @@ inline void slide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCoun
     for (int kw = 0; kw < FW; ++kw)
       wv[kw] = _mm512_castsi512_ph(_mm512_loadu_si512(wr + kw * wStride));
 #pragma GCC unroll 24
-    for (int i = 0; i < S * (kNb - 1) + FW; ++i) {
+    for (int i = 0; i < S * (NB - 1) + FW; ++i) {
+      if (EDGE && (col0 + i < 0 || col0 + i >= inW)) continue;
       const __m512h x = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, row + i * pix));
 #pragma GCC unroll 8
-      for (int j = 0; j < kNb; ++j) {
+      for (int j = 0; j < NB; ++j) {
         const int kw = i - j * S;
         if (kw >= 0 && kw < FW) acc[j] = _mm512_fmadd_ph(x, wv[kw], acc[j]);
       }
     }
   }
 #pragma GCC unroll 8
-  for (int j = 0; j < kNb; ++j)
+  for (int j = 0; j < NB; ++j)
     store(_mm512_min_ph(_mm512_max_ph(acc[j], lo), hi), m, out + j * outStep,
           outF != nullptr ? outF + j * outStep : nullptr);
 }
 
 using SlideFn = void (*)(const uint16_t*, size_t, size_t, int32_t, const uint16_t*, size_t,
                          const uint16_t*, __mmask32, __m512h, __m512h, uint16_t*, float*,
-                         size_t);
+                         size_t, int32_t, int32_t);
 
-SlideFn slideFor(uint32_t filterW, int32_t strideW, int32_t dilationW) {
-  if (dilationW != 1) return nullptr;
-  if (filterW == 3) return strideW == 1 ? slide<3, 1> : strideW == 2 ? slide<3, 2> : nullptr;
-  if (filterW == 5) return strideW == 1 ? slide<5, 1> : strideW == 2 ? slide<5, 2> : nullptr;
-  return nullptr;
+// slide() for 8, 4, 2 and 1 pixels, inside the row ([0]) and at its edges ([1]): a row is
+// taken 8 columns at a time, the rest in fewer (the small maps of the late layers have only a
+// few).
+struct Slides {
+  SlideFn fn[2][4] = {};
+};
+template <int FW, int S>
+Slides slides() {
+  Slides s;
+  s.fn[0][0] = slide<8, FW, S, false>;
+  s.fn[0][1] = slide<4, FW, S, false>;
+  s.fn[0][2] = slide<2, FW, S, false>;
+  s.fn[0][3] = slide<1, FW, S, false>;
+  s.fn[1][0] = slide<8, FW, S, true>;
+  s.fn[1][1] = slide<4, FW, S, true>;
+  s.fn[1][2] = slide<2, FW, S, true>;
+  s.fn[1][3] = slide<1, FW, S, true>;
+  return s;
+}
+Slides slidesFor(uint32_t filterW, int32_t strideW, int32_t dilationW) {
+  if (dilationW != 1) return {};
+  if (filterW == 3) return strideW == 1 ? slides<3, 1>() : strideW == 2 ? slides<3, 2>() : Slides{};
+  if (filterW == 5) return strideW == 1 ? slides<5, 1>() : strideW == 2 ? slides<5, 2>() : Slides{};
+  return {};
 }
 
 }  // namespace
@@ -141,7 +163,7 @@ void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t r
   const __m512h hi = _mm512_set1_ph(static_cast<_Float16>(a.outputMax));
   const size_t tapStepW = static_cast<size_t>(a.dilationW) * C;
   const size_t tapStepH = static_cast<size_t>(a.dilationH) * a.inW * C;
-  const SlideFn slide = slideFor(a.filterW, a.strideW, a.dilationW);
+  const Slides slide = slidesFor(a.filterW, a.strideW, a.dilationW);
   for (uint32_t row = rowBegin; row < rowEnd; ++row) {
     const uint32_t b = row / a.outH, oh = row % a.outH;
     const int32_t ih0 = static_cast<int32_t>(oh) * a.strideH - a.padTop;
@@ -151,34 +173,37 @@ void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t r
     // Output element offsets are the same for both output types; the unused pointer is null.
     uint16_t* outRow = a.out != nullptr ? a.out + static_cast<size_t>(row) * a.outW * C : nullptr;
     float* outRowF = a.outF != nullptr ? a.outF + static_cast<size_t>(row) * a.outW * C : nullptr;
-    // Output columns whose windows lie inside the row: blocks of kNb pixels by slide().
-    uint32_t slideBegin = a.outW, slideEnd = a.outW;
-    if (slide != nullptr && khBegin < khEnd) {
-      const int64_t lo64 = (static_cast<int64_t>(a.padLeft) + a.strideW - 1) / a.strideW;
-      const int64_t hi64 =
-          (static_cast<int64_t>(a.inW) - a.filterW + a.padLeft) / a.strideW + 1;  // exclusive
-      if (static_cast<int64_t>(a.inW) >= a.filterW && hi64 > lo64) {
-        slideBegin = static_cast<uint32_t>(lo64 < a.outW ? lo64 : a.outW);
-        const uint32_t hiCol = static_cast<uint32_t>(hi64 < a.outW ? hi64 : a.outW);
-        slideEnd = slideBegin + (hiCol > slideBegin ? (hiCol - slideBegin) / kNb * kNb : 0);
+    // 3x3 and 5x5 at strides 1 and 2: the whole row in blocks of 8, 4, 2 or 1 columns by
+    // slide(), the edge form where a block's windows reach into the padding.
+    if (slide.fn[0][0] != nullptr && khBegin < khEnd) {
+      const int64_t interiorLo = (static_cast<int64_t>(a.padLeft) + a.strideW - 1) / a.strideW;
+      const int64_t interiorHi =  // exclusive; may be below interiorLo
+          static_cast<int64_t>(a.inW) - a.filterW + a.padLeft >= 0
+              ? (static_cast<int64_t>(a.inW) - a.filterW + a.padLeft) / a.strideW + 1
+              : 0;
+      const uint16_t* base = image + static_cast<size_t>(ih0 + khBegin * a.dilationH) * a.inW * C;
+      const uint16_t* w = a.filter + static_cast<size_t>(khBegin) * a.filterW * wStride;
+      for (uint32_t o = 0; o < a.outW;) {
+        const uint32_t left = a.outW - o;
+        const int size = left >= 8 ? 0 : left >= 4 ? 1 : left >= 2 ? 2 : 3;
+        const uint32_t nb = 8u >> size;
+        const bool edge = static_cast<int64_t>(o) < interiorLo ||
+                          static_cast<int64_t>(o) + nb > interiorHi;
+        const SlideFn fn = slide.fn[edge ? 1 : 0][size];
+        const int32_t col0 = static_cast<int32_t>(o) * a.strideW - a.padLeft;
+        // Only an offset where col0 < 0: the edge form reads nothing before the row.
+        const uint16_t* first = base + static_cast<ptrdiff_t>(col0) * static_cast<ptrdiff_t>(C);
+        for (uint32_t c = 0; c < C; c += 32)
+          fn(first + c, C, tapStepH, khEnd - khBegin, w + c, wStride, a.bias + c,
+             laneMask32(C - c), lo, hi,
+             outRow != nullptr ? outRow + static_cast<size_t>(o) * C + c : nullptr,
+             outRowF != nullptr ? outRowF + static_cast<size_t>(o) * C + c : nullptr, C, col0,
+             static_cast<int32_t>(a.inW));
+        o += nb;
       }
+      continue;
     }
     for (uint32_t ow = 0; ow < a.outW; ++ow) {
-      if (ow == slideBegin && slideEnd > slideBegin) {
-        const uint16_t* base = image + static_cast<size_t>(ih0 + khBegin * a.dilationH) * a.inW * C;
-        const uint16_t* w = a.filter + static_cast<size_t>(khBegin) * a.filterW * wStride;
-        for (uint32_t o = slideBegin; o < slideEnd; o += kNb) {
-          const uint16_t* first =
-              base + static_cast<size_t>(static_cast<int32_t>(o) * a.strideW - a.padLeft) * C;
-          for (uint32_t c = 0; c < C; c += 32)
-            slide(first + c, C, tapStepH, khEnd - khBegin, w + c, wStride, a.bias + c,
-                  laneMask32(C - c), lo, hi,
-                  outRow != nullptr ? outRow + static_cast<size_t>(o) * C + c : nullptr,
-                  outRowF != nullptr ? outRowF + static_cast<size_t>(o) * C + c : nullptr, C);
-        }
-        ow = slideEnd - 1;
-        continue;
-      }
       const int32_t iw0 = static_cast<int32_t>(ow) * a.strideW - a.padLeft;
       int32_t kwBegin, kwEnd;
       validTaps(iw0, a.dilationW, a.filterW, a.inW, &kwBegin, &kwEnd);
