@@ -1,8 +1,10 @@
 // Float16 arithmetic for relaxed models (ANeuralNetworksModel_relaxComputationFloat32
 // toFloat16) and TENSOR_FLOAT16 operands where the processor has AVX512-FP16: the 1x1
-// convolution's GEMM (gemm_half.cc, isa/gemm_half_avx512fp16.cc). float32 data stays float32
-// in memory; the kernel rounds its inputs to float16, multiplies in float16 and adds up in
-// float32 (see gemm_half_isa.h for the error bound).
+// convolution's GEMM (gemm_half.cc, isa/gemm_half_avx512fp16.cc) and, for relaxed models, the
+// depthwise convolution (isa/depthwise_half_avx512fp16.cc). The GEMM reads float32 or float16
+// data, rounds its inputs to float16, multiplies in float16 and adds up in float32 (see
+// gemm_half_isa.h for the error bound); float16 data comes from the CPU driver's graph pass
+// that stores relaxed models' temporaries between these layers in float16 (graph_fusion.h).
 #pragma once
 
 #include <cstdint>
