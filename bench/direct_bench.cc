@@ -155,6 +155,9 @@ std::vector<Layer> layers() {
       same("gemm 28x28x24->144", false, 28, 24, 144, 1, 1),
       same("gemm 56x56x24->144", false, 56, 24, 144, 1, 1),
       same("gemm 56x56x144->24", false, 56, 144, 24, 1, 1),
+      same("gemm 112x112x24->16", false, 112, 24, 16, 1, 1),
+      same("gemm 112x112x64->24", false, 112, 64, 24, 1, 1),
+      same("gemm 28x28x144->40", false, 28, 144, 40, 1, 1),
       same("gemm 56x56x16->96", false, 56, 16, 96, 1, 1),
       same("gemm 56x56x96->16", false, 56, 96, 16, 1, 1),
       same("gemm 112x112x16->64", false, 112, 16, 64, 1, 1),
@@ -293,6 +296,32 @@ int main(int argc, char** argv) {
       double hd = 0;
       for (size_t i = 0; i < outCount; ++i)
         hd = std::max(hd, static_cast<double>(std::fabs(outH[i] - outD[i])));
+      printf("%-30s %9s %9s %9.4f %9.1f %6.2f %9.2g f16/f32\n", "  float16", "", "", hs * 1e3,
+             2 * macs / hs * 1e-9, ds > 0 ? hs / ds : 0.0, hd);
+      // With float16 data in and out (the relaxed models' float16 temporaries).
+      std::vector<nn::Half> inH(inCount), outHH(outCount);
+      for (size_t i = 0; i < inCount; ++i) inH[i] = static_cast<nn::Half>(in[i]);
+      const double hh = minSeconds(runs, [&] {
+        nn::conv::halfGemmMixed(g.outH * g.outW, nullptr, inH.data(), g.inC, hw, bias.data(),
+                                g.p.activation, nullptr, outHH.data(), pool, ks);
+      });
+      printf("%-30s %9s %9s %9.4f %9.1f %6.2f\n", "  float16 data", "", "", hh * 1e3,
+             2 * macs / hh * 1e-9, ds > 0 ? hh / ds : 0.0);
+    }
+    // The float16 depthwise kernel on float16 data (relaxed models), its time over the
+    // float32 kernel's and its largest difference from it.
+    if (half && l.depthwise && nn::conv::halfGemmAvailable() &&
+        g.inC >= nn::conv::kHalfDwMinChannels) {
+      nn::conv::PackedHalfDepthwise hw;
+      nn::conv::packHalfDepthwise(w.data(), bias.data(), l.filter * l.filter, g.inC, &hw);
+      std::vector<nn::Half> inH(inCount), outH(outCount);
+      for (size_t i = 0; i < inCount; ++i) inH[i] = static_cast<nn::Half>(in[i]);
+      const double hs = minSeconds(runs, [&] {
+        nn::conv::halfDepthwise(g, inH.data(), hw, outH.data(), nullptr, nullptr);
+      });
+      double hd = 0;
+      for (size_t i = 0; i < outCount; ++i)
+        hd = std::max(hd, static_cast<double>(std::fabs(static_cast<float>(outH[i]) - outD[i])));
       printf("%-30s %9s %9s %9.4f %9.1f %6.2f %9.2g f16/f32\n", "  float16", "", "", hs * 1e3,
              2 * macs / hs * 1e-9, ds > 0 ? hs / ds : 0.0, hd);
     }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/kernels/gemm_half.h"
 #include "hal/log.h"
 #include "spec/ops/common.h"
 #include "spec/ops/conv.h"
@@ -54,6 +55,7 @@ class SubgraphFusion {
       if (foldPad(i)) ++counts->pads;
     for (uint32_t i = 0; i < sg_.operations.size(); ++i)
       if (fuseHalfFilter(i)) ++counts->halfFilters;
+    counts->halfTensors += storeHalf();
     std::vector<Operation> kept;
     kept.reserve(sg_.operations.size());
     for (uint32_t i = 0; i < sg_.operations.size(); ++i)
@@ -345,6 +347,131 @@ class SubgraphFusion {
     return true;
   }
 
+  // ---- float16 storage of relaxed models' temporaries ----
+
+  enum class HalfKind { kNone, kGemm, kDepthwise };
+
+  bool constantOperand(uint32_t i) const {
+    if (i >= sg_.operands.size()) return false;
+    const Lifetime l = operand(i).lifetime;
+    return l == Lifetime::CONSTANT_COPY || l == Lifetime::CONSTANT_REFERENCE;
+  }
+  bool nhwc(const Operation& op, const conv::Signature& sig) const {
+    if (sig.layout < 0 || operand(op.inputs[sig.layout]).lifetime == Lifetime::NO_VALUE)
+      return true;
+    const uint8_t* layout = constant(op.inputs[sig.layout], 1);
+    return layout != nullptr && *layout == 0;
+  }
+  // A 4-D float32 tensor whose dims are all known.
+  bool knownFloat4d(uint32_t i) const {
+    return i < sg_.operands.size() && operand(i).type == OperandType::TENSOR_FLOAT32 &&
+           operand(i).dimensions.size() == 4 &&
+           isFullySpecified(operand(i).type, operand(i).dimensions);
+  }
+
+  // Whether operation `op` has a kernel reading and writing float16 data directly: a CONV_2D
+  // the float16 GEMM takes (1x1, stride 1, no padding, constant filter: halfGemmPreferred), or
+  // a DEPTHWISE_CONV_2D the float16 depthwise kernel takes (halfDepthwisePreferred). The kernels'
+  // init decides again from the same facts; where it does not take them, the operation runs
+  // widened (conv_driver.h, runDriverHalfForm) with the same result.
+  HalfKind halfKind(const Operation& op) const {
+    const bool depthwise = op.type == OperationType::DEPTHWISE_CONV_2D;
+    if ((op.type != OperationType::CONV_2D && !depthwise) || op.outputs.size() != 1) return HalfKind::kNone;
+    conv::Signature sig;
+    if (!convSignature(op, &sig) || !nhwc(op, sig)) return HalfKind::kNone;
+    const uint32_t in = op.inputs[0], filter = op.inputs[1], bias = op.inputs[2];
+    if (!knownFloat4d(in) || !knownFloat4d(op.outputs[0]) || !constantOperand(filter) ||
+        operand(bias).type != OperandType::TENSOR_FLOAT32)
+      return HalfKind::kNone;
+    const Dims& f = operand(filter).dimensions;
+    const uint32_t c = operand(in).dimensions[3];
+    if (f.size() != 4) return HalfKind::kNone;
+    if (depthwise) {
+      int32_t multiplier = 0;
+      if (operand(filter).type != OperandType::TENSOR_FLOAT32 || !constantOperand(bias) ||
+          !constInt32(op.inputs[sig.depthMultiplier], &multiplier) || multiplier != 1 ||
+          f[0] != 1 || f[3] != c || c < conv::kHalfDwMinChannels)
+        return HalfKind::kNone;
+      return HalfKind::kDepthwise;
+    }
+    const OperandType ft = operand(filter).type;
+    if (ft != OperandType::TENSOR_FLOAT32 && ft != OperandType::TENSOR_FLOAT16)
+      return HalfKind::kNone;
+    if (f[1] != 1 || f[2] != 1 || f[3] != c) return HalfKind::kNone;
+    int32_t strideW = 0, strideH = 0;
+    if (!constInt32(op.inputs[sig.strideW], &strideW) ||
+        !constInt32(op.inputs[sig.strideH], &strideH) || strideW != 1 || strideH != 1)
+      return HalfKind::kNone;
+    if (sig.explicitPadding) {
+      const int32_t at[4] = {sig.padLeft, sig.padRight, sig.padTop, sig.padBottom};
+      for (int32_t a : at) {
+        int32_t v = -1;
+        if (!constInt32(op.inputs[a], &v) || v != 0) return HalfKind::kNone;
+      }
+    }
+    return conv::halfGemmShapePreferred(f[0], c) ? HalfKind::kGemm : HalfKind::kNone;
+  }
+
+  // In a relaxed model on a processor with the float16 kernels: the float32 temporaries that
+  // one operation with a float16 kernel writes and one other reads as its input become
+  // TENSOR_FLOAT16 (around a depthwise convolution only on both sides, see below). Relaxed precision allows float16 storage as well as
+  // arithmetic; the float16 kernels read and write half the bytes (the 1x1 expansion and the
+  // depthwise layer of an inverted bottleneck pass its widest tensors between them). Returns the
+  // number of tensors retyped.
+  uint32_t storeHalf() {
+    if (!shapesReliable_ || !m_.relaxComputationFloat32toFloat16 || !conv::halfGemmAvailable())
+      return 0;
+    const size_t nOps = sg_.operations.size(), nOperands = sg_.operands.size();
+    std::vector<uint32_t> producer(nOperands, kNoOperation), consumer(nOperands, kNoOperation),
+        uses(nOperands, 0);
+    for (uint32_t i = 0; i < nOps; ++i) {
+      if (removed_[i]) continue;
+      for (uint32_t o : sg_.operations[i].outputs)
+        if (o < nOperands) producer[o] = i;
+      for (uint32_t in : sg_.operations[i].inputs)
+        if (in < nOperands) {
+          ++uses[in];
+          consumer[in] = i;
+        }
+    }
+    std::vector<HalfKind> kind(nOps, HalfKind::kNone);
+    for (uint32_t i = 0; i < nOps; ++i)
+      if (!removed_[i]) kind[i] = halfKind(sg_.operations[i]);
+    std::vector<uint8_t> half(nOperands, 0);
+    for (uint32_t t = 0; t < nOperands; ++t) {
+      if (operand(t).lifetime != Lifetime::TEMPORARY_VARIABLE || uses[t] != 1 ||
+          producer[t] == kNoOperation || consumer[t] == kNoOperation)
+        continue;
+      const uint32_t p = producer[t], c = consumer[t];
+      if (p == c || kind[p] == HalfKind::kNone || kind[c] == HalfKind::kNone) continue;
+      if (sg_.operations[c].inputs[0] != t) continue;
+      half[t] = 1;
+    }
+    // A depthwise layer keeps float16 only with float16 on both sides. Its kernel could also
+    // write float32 for a next layer without a float16 kernel (the 1x1 projections to fewer
+    // than 32 channels of the large maps): on hand_landmark_full, 1 thread, that was a further
+    // ~3% faster, but the relaxed result's difference from float32 grew from 0.4% to 1.2% of
+    // the largest output value (tests/tflite_e2e_test.cc allows 1%).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t i = 0; i < nOps; ++i) {
+        if (kind[i] != HalfKind::kDepthwise) continue;
+        const uint32_t in = sg_.operations[i].inputs[0], out = sg_.operations[i].outputs[0];
+        if (half[in] != half[out]) {
+          half[in] = half[out] = 0;
+          changed = true;
+        }
+      }
+    }
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < nOperands; ++t) {
+      if (!half[t]) continue;
+      sg_.operands[t].type = OperandType::TENSOR_FLOAT16;
+      ++n;
+    }
+    return n;
+  }
+
   Model& m_;
   Subgraph& sg_;
   const bool shapesReliable_;
@@ -389,9 +516,11 @@ std::shared_ptr<const Model> fuseForCpu(const std::shared_ptr<const Model>& mode
   SubgraphFusion(copy.get(), &copy->main, /*shapesReliable=*/true).run(&n);
   for (Subgraph& sg : copy->referenced)
     SubgraphFusion(copy.get(), &sg, /*shapesReliable=*/false).run(&n);
-  if (n.activations == 0 && n.pads == 0 && n.halfFilters == 0) return nullptr;
+  if (n.activations == 0 && n.pads == 0 && n.halfFilters == 0 && n.halfTensors == 0)
+    return nullptr;
   logInfo("CPU driver: fused %u activations, %u paddings and %u float16 filters into their "
-          "neighbours", n.activations, n.pads, n.halfFilters);
+          "neighbours; %u temporaries stored in float16", n.activations, n.pads, n.halfFilters,
+          n.halfTensors);
   return copy;
 }
 

@@ -7,7 +7,12 @@
 //  - a CAST of a constant float16 tensor to a float32 temporary read only as the filter of a
 //    CONV_2D on float32 data is dropped and the convolution reads the float16 constant (its
 //    kernels widen it exactly while packing; a form only this driver's kernels accept).
-// All apply only to float32 and only where the intermediate tensor is a temporary read by that
+//  - in a relaxed model, where the processor has the float16 kernels (AVX512-FP16, not capped
+//    by NNAPI_CPU_ISA), a float32 temporary written by a CONV_2D / DEPTHWISE_CONV_2D with a
+//    float16 kernel and read only by another one as its input becomes TENSOR_FLOAT16 (filters
+//    and biases stay as they are: a form only this driver's kernels accept). This one changes
+//    values within what relaxed precision allows (float16 range and precision).
+// The others apply only to float32 and only where the intermediate tensor is a temporary read by that
 // one operation (not a model output, not read by anyone else), so every other tensor keeps its
 // value; the fused forms compute the same values bit for bit (the kernels clamp with the same
 // activation range either way, and padding taps read zeros exactly like padded input does).
@@ -26,6 +31,7 @@ struct FusionCounts {
   uint32_t activations = 0;  // RELU* folded into their producer
   uint32_t pads = 0;         // PAD / PAD_V2 folded into a convolution
   uint32_t halfFilters = 0;  // CAST of a constant float16 filter folded into its CONV_2D
+  uint32_t halfTensors = 0;  // float32 temporaries of a relaxed model stored as float16
 };
 
 // True unless NNAPI_CPU_FUSION is "0".

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "cpu/graph_fusion.h"
+#include "cpu/kernels/gemm_half.h"
 #include "runtime/api_util.h"
 #include "runtime/model.h"
 #include "test_util.h"
@@ -577,3 +578,93 @@ TEST(CpuFusion, CastOfHalfFilterReadTwiceIsKept) {
   EXPECT_EQ(g.fusions().halfFilters, 0u);
   expectSameResults(g);
 }
+
+// ---- float16 storage of relaxed models' temporaries ----------------------------------------
+
+namespace {
+
+// An inverted bottleneck on [1,12,12,16]: 1x1 CONV_2D to 64 channels (RELU6), 3x3 stride
+// `stride` DEPTHWISE_CONV_2D (SAME, RELU6), 1x1 CONV_2D to `outC`; returns its output and
+// the output side.
+uint32_t bottleneck(Graph& g, uint32_t x, int32_t stride, uint32_t outC, uint32_t* side) {
+  const uint32_t expanded = g.temp({1, 12, 12, 64});
+  g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {x, g.weights({64, 1, 1, 16}), g.weights({64}),
+                    g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(1), g.m.addInt32(1),
+                    g.m.addInt32(ANEURALNETWORKS_FUSED_RELU6)},
+                   {expanded});
+  *side = stride == 1 ? 12 : 6;
+  const uint32_t dw = g.temp({1, *side, *side, 64});
+  g.m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {expanded, g.weights({1, 3, 3, 64}), g.weights({64}),
+                    g.m.addInt32(ANEURALNETWORKS_PADDING_SAME), g.m.addInt32(stride),
+                    g.m.addInt32(stride), g.m.addInt32(1), g.m.addInt32(ANEURALNETWORKS_FUSED_RELU6)},
+                   {dw});
+  const uint32_t out = g.temp({1, *side, *side, outC});
+  g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {dw, g.weights({outC, 1, 1, 64}), g.weights({outC}),
+                    g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(1), g.m.addInt32(1),
+                    g.m.addInt32(kNone)},
+                   {out});
+  return out;
+}
+
+// The fast device's relaxed result against the reference device's float32 one: within 1% of
+// the largest output value (as the real-model tests, tests/tflite_e2e_test.cc).
+void expectRelaxedClose(const Graph& g) {
+  const nntest::RunResult fast = runOn(g, "nnapi-cpu", true);
+  const nntest::RunResult ref = runOn(g, "nnapi-cpu-reference", true);
+  ASSERT_EQ(fast.status, ANEURALNETWORKS_NO_ERROR) << fast.step;
+  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+  const std::vector<float> a = valuesOf<float>(fast.outputs[0]);
+  const std::vector<float> b = valuesOf<float>(ref.outputs[0]);
+  ASSERT_EQ(a.size(), b.size());
+  float peak = 0;
+  for (float v : b) peak = std::fmax(peak, std::fabs(v));
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-2f * peak) << "[" << i << "]";
+}
+
+// In a relaxed model both temporaries of the bottleneck become float16 where the processor has
+// the float16 kernels (not below the avx512fp16 NNAPI_CPU_ISA cap); the results stay within
+// relaxed tolerance of float32, at both strides.
+TEST(CpuFusion, RelaxedBottleneckStoresFloat16) {
+  for (int32_t stride : {1, 2}) {
+    Graph g;
+    const uint32_t x = g.input({1, 12, 12, 16});
+    uint32_t side = 0;
+    const uint32_t y = bottleneck(g, x, stride, 32, &side);
+    g.output(y, side * side * 32 * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 2u : 0u) << stride;
+    expectRelaxedClose(g);
+  }
+}
+
+// Not relaxed: float32 stays float32 (and the fusions give the same bits as without).
+TEST(CpuFusion, Float32BottleneckKeepsFloat32) {
+  Graph g;
+  const uint32_t x = g.input({1, 12, 12, 16});
+  uint32_t side = 0;
+  const uint32_t y = bottleneck(g, x, 1, 32, &side);
+  g.output(y, side * side * 32 * 4);
+  g.finish();
+  EXPECT_EQ(g.fusions().halfTensors, 0u);
+  expectSameResults(g);
+}
+
+// A projection to fewer than 32 channels has no float16 kernel: the depthwise layer before it
+// then keeps float32 on both sides (no float16 at all here).
+TEST(CpuFusion, RelaxedNarrowProjectionKeepsFloat32) {
+  Graph g;
+  const uint32_t x = g.input({1, 12, 12, 16});
+  uint32_t side = 0;
+  const uint32_t y = bottleneck(g, x, 1, 8, &side);
+  g.output(y, side * side * 8 * 4);
+  ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(g.fusions().halfTensors, 0u);
+  expectRelaxedClose(g);
+}
+
+}  // namespace

@@ -47,8 +47,12 @@ TEST(HalfGemm, OfferedOnlyWithAvx512Fp16) {
 }
 
 // want = clamp(bias + sum in double), got from halfGemmFloat; float16's error bounds (above).
+// With `halfIn` / `halfOut` the data on that side is float16 (halfGemmMixed, the relaxed
+// models' float16 temporaries): the input then rounded before the call (within the bound, which
+// already counts rounding it), the output rounded once more (2^-11 of |want| added).
 void check(std::mt19937& rng, uint32_t m, uint32_t k, uint32_t n, int32_t activation,
-           bool withBias, ThreadPool* pool, KernelScratch& ks, const std::string& what) {
+           bool withBias, ThreadPool* pool, KernelScratch& ks, const std::string& what,
+           bool halfIn = false, bool halfOut = false) {
   const auto a = randomVector(rng, static_cast<size_t>(m) * k);
   const auto weights = randomVector(rng, static_cast<size_t>(n) * k);
   const auto bias = randomVector(rng, n);
@@ -70,12 +74,22 @@ void check(std::mt19937& rng, uint32_t m, uint32_t k, uint32_t n, int32_t activa
   std::vector<float> got(want.size() + kGuard, NAN);
   PackedHalfWeights w;
   packHalfWeights(weights.data(), n, k, &w);
-  halfGemmFloat(m, a.data(), k, w, withBias ? bias.data() : nullptr, activation, got.data(), pool,
-                ks);
+  if (!halfIn && !halfOut) {
+    halfGemmFloat(m, a.data(), k, w, withBias ? bias.data() : nullptr, activation, got.data(),
+                  pool, ks);
+  } else {
+    std::vector<Half> ah(halfIn ? a.size() : 0);
+    for (size_t i = 0; i < ah.size(); ++i) ah[i] = static_cast<Half>(a[i]);
+    std::vector<Half> ch(halfOut ? got.size() : 0, static_cast<Half>(NAN));
+    halfGemmMixed(m, halfIn ? nullptr : a.data(), halfIn ? ah.data() : nullptr, k, w,
+                  withBias ? bias.data() : nullptr, activation, halfOut ? nullptr : got.data(),
+                  halfOut ? ch.data() : nullptr, pool, ks);
+    for (size_t i = 0; i < ch.size(); ++i) got[i] = static_cast<float>(ch[i]);
+  }
   double err2 = 0, scale2 = 0;
   for (size_t i = 0; i < want.size(); ++i) {
     const double err = std::fabs(got[i] - want[i]);
-    ASSERT_LE(err, (kHalfKBlock + 8) / 2048.0 * scale[i] + 1e-6)
+    ASSERT_LE(err, (kHalfKBlock + 8) / 2048.0 * scale[i] + (halfOut ? std::fabs(want[i]) / 2048 : 0) + 1e-6)
         << what << " at " << i << ": got " << got[i] << ", want " << want[i];
     err2 += err * err;
     scale2 += scale[i] * scale[i];
@@ -105,6 +119,34 @@ TEST(HalfGemm, MatchesDoubleReference) {
               " act " + std::to_string(activation) + (withBias ? "" : " no bias") +
               (iter % 2 ? " 2 threads" : " 1 thread"));
   }
+}
+
+// The same with float16 data on either or both sides.
+TEST(HalfGemm, Float16DataMatchesDoubleReference) {
+  if (!halfGemmAvailable()) GTEST_SKIP() << "no AVX512-FP16 (or capped by NNAPI_CPU_ISA)";
+  std::mt19937 rng(77);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  static const int kOut[] = {1, 8, 17, 32, 33, 48, 64, 65, 96, 130, 200};
+  ThreadPool pool(2);
+  KernelScratch ks;
+  for (int iter = 0; iter < 150; ++iter) {
+    const uint32_t m = static_cast<uint32_t>(pick(1, 300));
+    // Past one block of kHalfKBlock terms too (the float16 output then keeps float32 sums).
+    const uint32_t k = static_cast<uint32_t>(pick(0, 5) == 0 ? pick(300, 2500) : pick(1, 200));
+    const uint32_t n = static_cast<uint32_t>(kOut[pick(0, 10)]);
+    const int32_t activation = pick(0, 3);
+    const bool halfIn = iter % 3 != 1, halfOut = iter % 3 != 0;
+    check(rng, m, k, n, activation, true, iter % 2 ? &pool : nullptr, ks,
+          "m" + std::to_string(m) + " k" + std::to_string(k) + " n" + std::to_string(n) +
+              " act " + std::to_string(activation) + (halfIn ? " half in" : "") +
+              (halfOut ? " half out" : ""),
+          halfIn, halfOut);
+  }
+  // Split over two threads by rows and by weight tiles, float16 both sides.
+  const uint32_t shapes[][3] = {{1568, 24, 144}, {128, 272, 1632}, {3136, 144, 48}};
+  for (const auto& sh : shapes)
+    check(rng, sh[0], sh[1], sh[2], 3, true, &pool, ks, "split " + std::to_string(sh[0]), true,
+          true);
 }
 
 // Large enough to be split over two threads both ways (by weight tiles, by rows).
@@ -147,6 +189,123 @@ TEST(HalfGemm, Float16ProductsFloat32Sums) {
   packHalfWeights(ones.data(), 1, k, &w);
   halfGemmFloat(1, ones.data(), k, w, nullptr, 0, out, nullptr, ks);
   EXPECT_EQ(out[0], 4096.f);
+}
+
+// ---- the float16 depthwise convolution ----------------------------------------------------
+
+// One geometry against a double reference of the float32 data: each output within
+// (taps + 4) * 2^-11 of S = |bias| + sum |x w| (inputs, weights and bias rounded, each of the
+// taps summed in float16, the result rounded), and nothing written past the output.
+void checkDepthwise(std::mt19937& rng, const Geometry& g, bool floatOut, ThreadPool* pool,
+                    const std::string& what) {
+  const uint32_t C = g.inC, taps = g.filterH * g.filterW;
+  const auto in = randomVector(rng, static_cast<size_t>(g.batches) * g.inH * g.inW * C);
+  const auto filter = randomVector(rng, static_cast<size_t>(taps) * C);
+  const auto bias = randomVector(rng, C);
+  float lo, hi;
+  activationRangeFloat(g.p.activation, &lo, &hi);
+  const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * C;
+  std::vector<Half> inH(in.size());
+  for (size_t i = 0; i < in.size(); ++i) inH[i] = static_cast<Half>(in[i]);
+  PackedHalfDepthwise w;
+  packHalfDepthwise(filter.data(), bias.data(), taps, C, &w);
+  std::vector<Half> outH(floatOut ? 0 : outCount + kGuard, static_cast<Half>(NAN));
+  std::vector<float> outF(floatOut ? outCount + kGuard : 0, NAN);
+  halfDepthwise(g, inH.data(), w, floatOut ? nullptr : outH.data(),
+                floatOut ? outF.data() : nullptr, pool);
+  for (uint32_t b = 0; b < g.batches; ++b)
+    for (uint32_t oh = 0; oh < g.outH; ++oh)
+      for (uint32_t ow = 0; ow < g.outW; ++ow)
+        for (uint32_t c = 0; c < C; ++c) {
+          double s = bias[c], abs = std::fabs(s);
+          for (uint32_t kh = 0; kh < g.filterH; ++kh)
+            for (uint32_t kw = 0; kw < g.filterW; ++kw) {
+              const int64_t ih = static_cast<int64_t>(oh) * g.p.strideH - g.p.padTop +
+                                 static_cast<int64_t>(kh) * g.p.dilationH;
+              const int64_t iw = static_cast<int64_t>(ow) * g.p.strideW - g.p.padLeft +
+                                 static_cast<int64_t>(kw) * g.p.dilationW;
+              if (ih < 0 || iw < 0 || ih >= g.inH || iw >= g.inW) continue;
+              const double t =
+                  static_cast<double>(in[((static_cast<size_t>(b) * g.inH + ih) * g.inW + iw) * C + c]) *
+                  filter[(static_cast<size_t>(kh) * g.filterW + kw) * C + c];
+              s += t;
+              abs += std::fabs(t);
+            }
+          const double want = std::fmin(hi, std::fmax(lo, s));
+          const size_t at = ((static_cast<size_t>(b) * g.outH + oh) * g.outW + ow) * C + c;
+          const double got = floatOut ? outF[at] : static_cast<double>(outH[at]);
+          ASSERT_LE(std::fabs(got - want), (taps + 4) / 2048.0 * abs + 1e-6)
+              << what << " at b" << b << " y" << oh << " x" << ow << " c" << c << ": got " << got
+              << ", want " << want;
+        }
+  for (size_t i = outCount; i < outCount + kGuard; ++i)
+    ASSERT_TRUE(floatOut ? std::isnan(outF[i]) : std::isnan(static_cast<float>(outH[i])))
+        << what << ": written past the output at " << i;
+}
+
+Geometry depthwiseGeometry(uint32_t batches, uint32_t inH, uint32_t inW, uint32_t C,
+                           uint32_t filterH, uint32_t filterW, int32_t stride, int32_t dilation,
+                           int32_t padTop, int32_t padLeft, int32_t padBottom, int32_t padRight,
+                           int32_t activation) {
+  Geometry g;
+  g.batches = batches;
+  g.inH = inH;
+  g.inW = inW;
+  g.inC = g.outC = C;
+  g.filterH = filterH;
+  g.filterW = filterW;
+  g.p.strideH = g.p.strideW = stride;
+  g.p.dilationH = g.p.dilationW = dilation;
+  g.p.padTop = padTop;
+  g.p.padLeft = padLeft;
+  g.p.padBottom = padBottom;
+  g.p.padRight = padRight;
+  g.p.activation = activation;
+  const int64_t spanH = static_cast<int64_t>(filterH - 1) * dilation + 1;
+  const int64_t spanW = static_cast<int64_t>(filterW - 1) * dilation + 1;
+  g.outH = static_cast<uint32_t>((inH + padTop + padBottom - spanH) / stride + 1);
+  g.outW = static_cast<uint32_t>((inW + padLeft + padRight - spanW) / stride + 1);
+  return g;
+}
+
+// Random geometries: 3x3 and 5x5 at strides 1 and 2 (the register-blocked row path where eight
+// output columns fit inside the row, the per-pixel path at the edges and elsewhere), other
+// filter sizes, strides and dilations, channel counts off the 32-lane and 4-vector blocks,
+// windows wholly in the padding, both output types, one and two threads.
+TEST(HalfDepthwise, MatchesDoubleReference) {
+  if (!halfGemmAvailable()) GTEST_SKIP() << "no AVX512-FP16 (or capped by NNAPI_CPU_ISA)";
+  std::mt19937 rng(5);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  static const uint32_t kChannels[] = {16, 17, 24, 32, 33, 48, 64, 96, 100, 129, 144, 200};
+  ThreadPool pool(2);
+  for (int iter = 0; iter < 300; ++iter) {
+    const bool common = iter % 4 != 3;
+    const uint32_t f = common ? (pick(0, 1) ? 3u : 5u) : static_cast<uint32_t>(pick(1, 4));
+    const uint32_t fw = common ? f : static_cast<uint32_t>(pick(1, 5));
+    const int32_t stride = common ? pick(1, 2) : pick(1, 3);
+    const int32_t dilation = common ? 1 : pick(1, 2);
+    const uint32_t C = kChannels[pick(0, 11)];
+    const uint32_t inH = static_cast<uint32_t>(pick(1, 24)), inW = static_cast<uint32_t>(pick(1, 40));
+    const int32_t pt = pick(0, 3), pl = pick(0, 3), pb = pick(0, 3), pr = pick(0, 3);
+    if (static_cast<int64_t>(inH) + pt + pb < static_cast<int64_t>(f - 1) * dilation + 1 ||
+        static_cast<int64_t>(inW) + pl + pr < static_cast<int64_t>(fw - 1) * dilation + 1)
+      continue;
+    const Geometry g = depthwiseGeometry(static_cast<uint32_t>(pick(1, 2)), inH, inW, C, f, fw,
+                                         stride, dilation, pt, pl, pb, pr, pick(0, 3));
+    const bool floatOut = iter % 5 == 0;
+    checkDepthwise(rng, g, floatOut, iter % 2 ? &pool : nullptr,
+                   std::to_string(g.batches) + "x" + std::to_string(inH) + "x" +
+                       std::to_string(inW) + "x" + std::to_string(C) + " f" + std::to_string(f) +
+                       "x" + std::to_string(fw) + " s" + std::to_string(stride) + " d" +
+                       std::to_string(dilation) + " pad " + std::to_string(pt) + "," +
+                       std::to_string(pl) + "," + std::to_string(pb) + "," + std::to_string(pr) +
+                       (floatOut ? " float out" : ""));
+  }
+  // The MediaPipe shapes, large enough to be split over two threads.
+  checkDepthwise(rng, depthwiseGeometry(1, 56, 56, 144, 3, 3, 1, 1, 1, 1, 1, 1, 3), false, &pool,
+                 "56x56x144 3x3");
+  checkDepthwise(rng, depthwiseGeometry(1, 28, 28, 240, 5, 5, 2, 1, 1, 1, 2, 2, 3), false, &pool,
+                 "28x28x240 5x5 s2");
 }
 
 }  // namespace

@@ -102,6 +102,22 @@ void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2
   fastConvFloat(g, in, *w, bias, out, ctx.threadPool(), sc.kernel);
 }
 
+// Float16 data (a TENSOR_FLOAT16 model, or the CPU driver's float16 temporaries of a relaxed
+// one): the float16 GEMM reads and writes the float16 tensors as they are.
+bool halfData(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc) {
+  if (!st.halfWeights || g.p.nchw) return false;
+  const bool halfIn = ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
+  const bool halfOut = ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;
+  const float* bias = ctx.inputType(2) == OperandType::TENSOR_FLOAT16
+                          ? widenInput(ctx, 2, sc.wideBias)
+                          : ctx.input<float>(2);
+  halfGemmMixed(g.batches * g.outH * g.outW, halfIn ? nullptr : ctx.input<float>(0),
+                halfIn ? ctx.input<Half>(0) : nullptr, g.inC, *st.halfWeights, bias,
+                g.p.activation, halfOut ? nullptr : ctx.output<float>(0),
+                halfOut ? ctx.output<Half>(0) : nullptr, ctx.threadPool(), sc.kernel);
+  return true;
+}
+
 // The int8 GEMM.
 void quant(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc,
            const QuantParams& q, const void* in, void* out) {
@@ -112,7 +128,7 @@ void quant(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch
 
 // In OpKernels order: geometry, reference kernels, init's hooks, the fast device's kernels.
 constexpr Kernels kConv2d = {resolveWindowGeometry<false>, &kConvReference, xnnpackSupported,
-    prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant};
+    prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant, halfData};
 
 }  // namespace
 

@@ -177,7 +177,48 @@ struct OpKernels {
   // Both 8-bit types (the kernel tells them apart with signedData(ctx)).
   void (*quant)(OpContext&, const Geo&, const State&, Scratch&, const QuantParams&,
                 const void* in, void* out);
+  // Float16 data in or out on the fast device (null: none): runs the operation and returns true
+  // when it has a kernel for the form. Besides TENSOR_FLOAT16 models, the CPU driver's graph
+  // pass makes a form of its own (graph_fusion.h): float16 temporaries around CONV_2D /
+  // DEPTHWISE_CONV_2D of relaxed models whose filter and bias stay float32, and whose input and
+  // output types may differ; what this does not take, runDriverHalfForm runs widened.
+  bool (*halfData)(OpContext&, const Geo&, const State&, Scratch&) = nullptr;
 };
+
+// The graph pass's float16 form (see OpKernels::halfData): float16 data on one or both sides
+// with a float32 bias, or different input and output types.
+inline bool driverHalfForm(const OpContext& ctx) {
+  const OperandType in = ctx.inputType(0), out = ctx.outputShape(0).type;
+  if (in != OperandType::TENSOR_FLOAT16 && out != OperandType::TENSOR_FLOAT16) return false;
+  return in != out || (ctx.numInputs() > 2 && ctx.inputType(2) == OperandType::TENSOR_FLOAT32);
+}
+
+// The driver's float16 form on the portable float32 kernel: float16 sides widened into
+// (and narrowed from) float32 copies. NHWC only (the graph pass makes no other).
+template <typename Geo, typename State, typename Scratch>
+Status runDriverHalfForm(OpContext& ctx, const OpKernels<Geo, State, Scratch>& k, const Geo& geo,
+                         const State& st, Scratch& sc) {
+  const DataLayout d = dataLayout(geo);
+  if (d.spatial != nullptr && d.spatial->p.nchw)
+    return ctx.fail("float16 storage of an NCHW operand");
+  const size_t inCount = ctx.inputShape(0).count();
+  const size_t outCount = ctx.outputShape(0).count();
+  const bool halfIn = ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
+  const bool halfOut = ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;
+  const float* in = ctx.input<float>(0);
+  if (halfIn) {
+    float* wide = sc.wideInput.template get<float>(inCount);
+    halfToFloat(ctx.input<Half>(0), wide, inCount);
+    in = wide;
+  }
+  const float* bias = ctx.inputType(2) == OperandType::TENSOR_FLOAT16
+                          ? widenInput(ctx, 2, sc.wideBias)
+                          : ctx.input<float>(2);
+  float* out = halfOut ? sc.wideOutput.template get<float>(outCount) : ctx.output<float>(0);
+  k.portableFloat(ctx, geo, st, sc, in, bias, out);
+  if (halfOut) floatToHalf(out, ctx.output<Half>(0), outCount);
+  return kOk;
+}
 
 template <typename Geo, typename State, typename Scratch>
 Status runFast(OpContext& ctx, const OpKernels<Geo, State, Scratch>& k) {
@@ -190,6 +231,11 @@ Status runFast(OpContext& ctx, const OpKernels<Geo, State, Scratch>& k) {
   const State& st = ctx.state() != nullptr ? *static_cast<const State*>(ctx.state()) : unprepared;
   Scratch fallback;
   Scratch& sc = scratchOr(ctx, fallback);
+  if ((ctx.inputType(0) == OperandType::TENSOR_FLOAT16 ||
+       ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16)) {
+    if (k.halfData != nullptr && k.halfData(ctx, geo, st, sc)) return kOk;
+    if (driverHalfForm(ctx)) return runDriverHalfForm(ctx, k, geo, st, sc);
+  }
   return runByType(
       ctx, dataLayout(geo), sc, st.quantReady ? &st.quant : nullptr,
       [&](const float* in, float* out) {

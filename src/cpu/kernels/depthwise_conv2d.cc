@@ -14,6 +14,7 @@
 #include "cpu/kernels/conv_driver.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
+#include "cpu/kernels/gemm_half.h"
 #include "cpu/xnnpack_util.h"
 
 namespace nn {
@@ -25,6 +26,8 @@ using namespace conv;  // NOLINT: the family's types and helpers
 struct DepthwiseState : public PreparedConv {
   std::optional<PackedDepthwiseFilter> quantFilter;  // constant quant8 filter
   std::vector<float> floatFilter;  // constant float16 filter, widened (float32 is used as it is)
+  // Float16 data of a relaxed model (halfDepthwisePreferred): filter and bias rounded.
+  std::optional<PackedHalfDepthwise> halfFilter;
 };
 
 using DepthwiseScratch = XnnScratch<XnnConvolution>;
@@ -50,7 +53,13 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, PackedDepthwiseFilter* o
 void prepareQuantFilter(OpContext& ctx, const Geometry& g, DepthwiseState& st) {
   packQuantFilter(ctx, g, &st.quantFilter.emplace());
 }
-void prepareFloatFilter(OpContext& ctx, const Geometry&, DepthwiseState& st) {
+void prepareFloatFilter(OpContext& ctx, const Geometry& g, DepthwiseState& st) {
+  if (halfDepthwisePreferred(ctx, g) && ctx.inputType(1) == OperandType::TENSOR_FLOAT32 &&
+      ctx.inputType(2) == OperandType::TENSOR_FLOAT32 && constantInput(ctx, 2)) {
+    packHalfDepthwise(ctx.input<float>(1), ctx.input<float>(2), g.filterH * g.filterW, g.outC,
+                      &st.halfFilter.emplace());
+    return;
+  }
   if (ctx.inputType(1) != OperandType::TENSOR_FLOAT16) return;
   st.floatFilter.resize(ctx.inputShape(1).count());
   halfToFloat(ctx.input<Half>(1), st.floatFilter.data(), st.floatFilter.size());
@@ -71,6 +80,15 @@ void portableFloat(OpContext& ctx, const Geometry& g, const DepthwiseState& st,
   fastDepthwiseFloat(g, in, filter, bias, out, ctx.threadPool(), sc.kernel);
 }
 
+// Float16 input of a relaxed model (float16 or float32 output): the float16 kernel.
+bool halfData(OpContext& ctx, const Geometry& g, const DepthwiseState& st, DepthwiseScratch&) {
+  if (!st.halfFilter || !halfDepthwisePreferred(ctx, g)) return false;
+  const bool halfOut = ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;
+  halfDepthwise(g, ctx.input<Half>(0), *st.halfFilter, halfOut ? ctx.output<Half>(0) : nullptr,
+                halfOut ? nullptr : ctx.output<float>(0), ctx.threadPool());
+  return true;
+}
+
 // The same loop in int32.
 void quant(OpContext& ctx, const Geometry& g, const DepthwiseState& st, DepthwiseScratch& sc,
            const QuantParams& q, const void* in, void* out) {
@@ -81,7 +99,7 @@ void quant(OpContext& ctx, const Geometry& g, const DepthwiseState& st, Depthwis
 
 // In OpKernels order: geometry, reference kernels, init's hooks, the fast device's kernels.
 constexpr Kernels kDepthwise = {resolveWindowGeometry<true>, &kDepthwiseReference, xnnpackSupported,
-    prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant};
+    prepareQuantFilter, prepareFloatFilter, nullptr, runXnnpack, portableFloat, quant, halfData};
 
 }  // namespace
 

@@ -52,9 +52,68 @@ bool halfGemmPreferred(const OpContext& ctx, const Geometry& g) {
   // 32 output channels, with k = 8, or where the last 32-lane float16 vector is mostly empty
   // (n = 33..47: 39 and 40 measured 0.84-1.3).
   if (!halfGemmAvailable() || !halfArithmeticAllowed(ctx)) return false;
-  const uint32_t n = g.outC, k = g.filterH * g.filterW * g.inC;
+  return halfGemmShapePreferred(g.outC, g.filterH * g.filterW * g.inC) && panelGemmPreferred(g);
+}
+
+bool halfGemmShapePreferred(uint32_t n, uint32_t k) {
   const uint32_t lanes = (n + 31) / 32 * 32;
-  return n >= 32 && 4 * n >= 3 * lanes && k >= 12 && panelGemmPreferred(g);
+  return halfGemmAvailable() && panelGemmAvailable() && n >= 32 && 4 * n >= 3 * lanes &&
+         k >= 12;
+}
+
+bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g) {
+  return halfGemmAvailable() && ctx.relaxed() && !g.p.nchw && g.p.depthMultiplier == 1 &&
+         g.inC >= kHalfDwMinChannels && g.inC == g.outC &&
+         ctx.inputType(0) == OperandType::TENSOR_FLOAT16 &&
+         (ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16 ||
+          ctx.outputShape(0).type == OperandType::TENSOR_FLOAT32);
+}
+
+void packHalfDepthwise(const float* filter, const float* bias, uint32_t taps, uint32_t channels,
+                       PackedHalfDepthwise* out) {
+  const size_t stride = (channels + kHalfDwLanes - 1) / kHalfDwLanes * kHalfDwLanes;
+  out->channels = channels;
+  out->taps = taps;
+  out->filter.assign(stride * taps, 0);
+  out->bias.assign(stride, 0);
+  for (uint32_t t = 0; t < taps; ++t)
+    for (uint32_t c = 0; c < channels; ++c)
+      out->filter[t * stride + c] = bits(static_cast<Half>(filter[static_cast<size_t>(t) * channels + c]));
+  if (bias != nullptr)
+    for (uint32_t c = 0; c < channels; ++c) out->bias[c] = bits(static_cast<Half>(bias[c]));
+}
+
+void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
+                   float* outF, ThreadPool* pool) {
+  DepthwiseHalfArgs a{};
+  a.inH = g.inH;
+  a.inW = g.inW;
+  a.channels = g.inC;
+  a.outH = g.outH;
+  a.outW = g.outW;
+  a.filterH = g.filterH;
+  a.filterW = g.filterW;
+  a.strideH = g.p.strideH;
+  a.strideW = g.p.strideW;
+  a.padTop = g.p.padTop;
+  a.padLeft = g.p.padLeft;
+  a.dilationH = g.p.dilationH;
+  a.dilationW = g.p.dilationW;
+  a.in = reinterpret_cast<const uint16_t*>(in);
+  a.filter = w.filter.data();
+  a.bias = w.bias.data();
+  activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
+  a.out = reinterpret_cast<uint16_t*>(out);
+  a.outF = outF;
+  const size_t rows = static_cast<size_t>(g.batches) * g.outH;
+  ThreadPool* p = directPool(pool, g, g.filterH * g.filterW);
+  if (p == nullptr || p->numThreads() <= 1 || rows < 2) {
+    isa_avx512fp16::depthwiseHalfRows(a, 0, static_cast<uint32_t>(rows));
+    return;
+  }
+  p->parallelFor(rows, 1, [&](size_t b, size_t e) {
+    isa_avx512fp16::depthwiseHalfRows(a, static_cast<uint32_t>(b), static_cast<uint32_t>(e));
+  });
 }
 
 void packHalfWeights(const float* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
@@ -64,28 +123,54 @@ void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* o
   pack(w, n, k, out);
 }
 
+namespace {
+
+void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int32_t activation,
+         ThreadPool* pool, KernelScratch& ks) {
+  args.n = w.n;
+  args.k = w.k;
+  args.packed = w.data.data();
+  args.bias = bias;
+  activationRangeFloat(activation, &args.outputMin, &args.outputMax);
+  const bool halfOut = args.ch != nullptr;
+  const size_t scratchBytes = halfGemmScratchElems(w.k, w.n, halfOut) * sizeof(uint32_t);
+  // Each slot converts its rows to float16 in its own scratch region (one per thread).
+  ks.slots.reserve(pool != nullptr ? static_cast<size_t>(std::max(1, pool->numThreads())) : 1,
+                   scratchBytes);
+  splitPanelGemm(pool, args.m, w.n, w.k, kHalfTileN, kHalfRowAlign,
+                 [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
+                   isa_avx512fp16::gemmHalfPanels(args, r0, r1, t0, t1,
+                                                  ks.slots.slot<uint32_t>(slot));
+                 });
+}
+
+const uint16_t* halfBits(const Half* p) { return reinterpret_cast<const uint16_t*>(p); }
+uint16_t* halfBits(Half* p) { return reinterpret_cast<uint16_t*>(p); }
+
+}  // namespace
+
 void halfGemmFloat(uint32_t m, const float* a, size_t lda, const PackedHalfWeights& w,
                    const float* bias, int32_t activation, float* c, ThreadPool* pool,
                    KernelScratch& ks) {
   GemmHalfArgs args{};
   args.m = m;
-  args.n = w.n;
-  args.k = w.k;
   args.lda = lda;
   args.a = a;
-  args.packed = w.data.data();
-  args.bias = bias;
-  activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   args.c = c;
-  const size_t scratchBytes = halfGemmScratchElems(w.k) * sizeof(uint32_t);
-  // Each slot converts its rows to float16 in its own scratch region (one per thread).
-  ks.slots.reserve(pool != nullptr ? static_cast<size_t>(std::max(1, pool->numThreads())) : 1,
-                   scratchBytes);
-  splitPanelGemm(pool, m, w.n, w.k, kHalfTileN, kHalfRowAlign,
-                 [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
-                   isa_avx512fp16::gemmHalfPanels(args, r0, r1, t0, t1,
-                                                  ks.slots.slot<uint32_t>(slot));
-                 });
+  run(args, w, bias, activation, pool, ks);
+}
+
+void halfGemmMixed(uint32_t m, const float* a, const Half* ah, size_t lda,
+                   const PackedHalfWeights& w, const float* bias, int32_t activation, float* c,
+                   Half* ch, ThreadPool* pool, KernelScratch& ks) {
+  GemmHalfArgs args{};
+  args.m = m;
+  args.lda = lda;
+  args.a = a;
+  args.ah = ah != nullptr ? halfBits(ah) : nullptr;
+  args.c = c;
+  args.ch = ch != nullptr ? halfBits(ch) : nullptr;
+  run(args, w, bias, activation, pool, ks);
 }
 
 }  // namespace conv

@@ -1,8 +1,10 @@
 // Float16 arithmetic for relaxed models (ANeuralNetworksModel_relaxComputationFloat32
 // toFloat16) and TENSOR_FLOAT16 operands where the processor has AVX512-FP16: the 1x1
-// convolution's GEMM (gemm_half.cc, isa/gemm_half_avx512fp16.cc). float32 data stays float32
-// in memory; the kernel rounds its inputs to float16, multiplies in float16 and adds up in
-// float32 (see gemm_half_isa.h for the error bound).
+// convolution's GEMM (gemm_half.cc, isa/gemm_half_avx512fp16.cc) and, for relaxed models, the
+// depthwise convolution (isa/depthwise_half_avx512fp16.cc). The GEMM reads float32 or float16
+// data, rounds its inputs to float16, multiplies in float16 and adds up in float32 (see
+// gemm_half_isa.h for the error bound); float16 data comes from the CPU driver's graph pass
+// that stores relaxed models' temporaries between these layers in float16 (graph_fusion.h).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,28 @@ bool halfArithmeticAllowed(const OpContext& ctx);
 // panelGemmPreferred would take the float32 one, and the float16 one measured faster (at least
 // 32 output channels filling 32-lane vectors to 3/4 or more, k >= 12).
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
+// The shape part of halfGemmPreferred for a 1x1 stride-1 unpadded convolution with n output
+// and k input channels (the graph pass that stores tensors in float16 asks before any kernel
+// exists).
+bool halfGemmShapePreferred(uint32_t n, uint32_t k);
+
+// The float16 depthwise convolution (depth multiplier 1, NHWC, float16 input; float16 output, or
+// float32 (`outF` instead of `out`) where the next layer has no float16 kernel; only
+// in relaxed models, whose temporaries between such layers the CPU driver stores in float16,
+// graph_fusion.h). Where halfGemmAvailable(); taken for at least kHalfDwMinChannels channels
+// (with fewer most of each 32-lane vector would be empty: the float32 kernel does as well).
+constexpr uint32_t kHalfDwMinChannels = 16;
+struct PackedHalfDepthwise {
+  uint32_t channels = 0, taps = 0;
+  std::vector<uint16_t> filter;  // [taps][channels rounded up to 32], zero past
+  std::vector<uint16_t> bias;    // [channels rounded up to 32]
+};
+// filter [taps][channels] (the DEPTHWISE_CONV_2D filter [1][H][W][C]), bias [channels] or null.
+void packHalfDepthwise(const float* filter, const float* bias, uint32_t taps, uint32_t channels,
+                       PackedHalfDepthwise* out);
+bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g);
+void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
+                   float* outF, ThreadPool* pool);
 
 // Weights W[n][k] (row-major, k contiguous) rounded to float16 and packed in kHalfTileN-column
 // tiles (gemm_half_isa.h).
@@ -41,6 +65,11 @@ void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* o
 void halfGemmFloat(uint32_t m, const float* a, size_t lda, const PackedHalfWeights& w,
                    const float* bias, int32_t activation, float* c, ThreadPool* pool,
                    KernelScratch& ks);
+// halfGemmFloat with float16 data on either side: input from `ah` when not null (else `a`),
+// output to `ch` when not null (else `c`), same row strides.
+void halfGemmMixed(uint32_t m, const float* a, const Half* ah, size_t lda,
+                   const PackedHalfWeights& w, const float* bias, int32_t activation, float* c,
+                   Half* ch, ThreadPool* pool, KernelScratch& ks);
 
 }  // namespace conv
 }  // namespace nn

@@ -55,15 +55,37 @@ void toHalfPairs(const float* a, size_t lda, uint32_t rows, uint32_t k, uint32_t
   }
 }
 
+// toHalfPairs for a float16 source (already rounded): only the pairing.
+void halfToPairs(const uint16_t* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
+  const __mmask16 tail = laneMask(k % 16);
+  alignas(64) static const uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,
+                                                  5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
+                                                  11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
+  const __m512i pairs = _mm512_load_si512(kPairs);
+  for (uint32_t r = 0; r < rows; ++r) {
+    const uint16_t* src = a + static_cast<size_t>(r) * lda;
+    uint32_t* out = dst + static_cast<size_t>(r) * k;
+    for (uint32_t kk = 0; kk < k; kk += 16) {
+      const __mmask16 m = k - kk >= 16 ? __mmask16(0xFFFF) : tail;
+      const __m256i h = _mm256_maskz_loadu_epi16(m, src + kk);
+      _mm512_mask_storeu_epi32(out + kk, m,
+                               _mm512_permutexvar_epi16(pairs, _mm512_castsi256_si512(h)));
+    }
+  }
+}
+
 // Rows [0, MR) of the paired float16 block a (row stride k) times NV 32-column vectors of one
 // packed tile w; c row r at c + r * ldc, columns masked by m[0..2 * NV). The float32 sums live
 // in c itself between blocks of k (written unclamped, bias first, clamped after the last one):
 // 16 float16 accumulators in registers, the independent FMA chains two FMA ports with a
 // 4-cycle latency need to stay busy (with float32 accumulators in registers too, only 8 fit,
 // and the kernel ran at about 55% of the float16 FMA peak).
+// With a float16 output `ch` (same row stride), the last block's clamped sums go there instead
+// (rounded once), and `c` only holds the sums between blocks of k.
 template <int MR, int NV>
 inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512* bias,
-                  __m512 lo, __m512 hi, const __mmask16* m, float* c, size_t ldc) {
+                  __m512 lo, __m512 hi, const __mmask16* m, float* c, uint16_t* ch,
+                  size_t ldc) {
   // Once at least: with k = 0 the output is the clamped bias.
   for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
@@ -102,6 +124,14 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
         if (last) {
           s0 = _mm512_min_ps(_mm512_max_ps(s0, lo), hi);
           s1 = _mm512_min_ps(_mm512_max_ps(s1, lo), hi);
+          if (ch != nullptr) {
+            uint16_t* hout = ch + r * ldc;
+            _mm256_mask_storeu_epi16(hout + 16 * j0, m[j0],
+                                     _mm256_castph_si256(_mm512_cvtxps_ph(s0)));
+            _mm256_mask_storeu_epi16(hout + 16 * j1, m[j1],
+                                     _mm256_castph_si256(_mm512_cvtxps_ph(s1)));
+            continue;
+          }
         }
         _mm512_mask_storeu_ps(out + 16 * j0, m[j0], s0);
         _mm512_mask_storeu_ps(out + 16 * j1, m[j1], s1);
@@ -114,12 +144,12 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
 template <int NV, int M>
 inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16* w,
                       const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
-                      size_t ldc) {
+                      uint16_t* ch, size_t ldc) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockUpTo<NV, M - 1>(mr, a, k, w, bias, lo, hi, m, c, ldc);
+      return blockUpTo<NV, M - 1>(mr, a, k, w, bias, lo, hi, m, c, ch, ldc);
   }
-  block<M, NV>(a, k, w, bias, lo, hi, m, c, ldc);
+  block<M, NV>(a, k, w, bias, lo, hi, m, c, ch, ldc);
 }
 
 // Rows [0, rows) of the converted block (output rows from c) for one tile, in register blocks
@@ -127,13 +157,14 @@ inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16
 template <int NV>
 inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float16* w,
                      const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
-                     size_t ldc) {
+                     uint16_t* ch, size_t ldc) {
   constexpr uint32_t MR = NV == 2 ? kMR2 : kMR1;
   for (uint32_t r = 0; r < rows;) {
     const uint32_t left = rows - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
     blockUpTo<NV, MR>(mr, a + static_cast<size_t>(r) * k, k, w, bias, lo, hi, m,
-                      c + static_cast<size_t>(r) * ldc, ldc);
+                      c + static_cast<size_t>(r) * ldc,
+                      ch != nullptr ? ch + static_cast<size_t>(r) * ldc : nullptr, ldc);
     r += mr;
   }
 }
@@ -144,13 +175,20 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                     uint32_t tileBegin, uint32_t tileEnd, uint32_t* scratch) {
   const uint32_t k = g.k, n = g.n;
   const __m512 lo = _mm512_set1_ps(g.outputMin), hi = _mm512_set1_ps(g.outputMax);
-  const size_t blockRows = halfGemmBlockRows(k);
+  const bool halfOut = g.ch != nullptr;
+  const size_t blockRows = halfGemmBlockRows(k, n, halfOut);
   uint32_t* ah = scratch;
+  // A float16 output: the block's float32 sums after the converted rows.
+  float* sums = reinterpret_cast<float*>(scratch + blockRows * (k > 0 ? k : 1));
   const _Float16* packed = reinterpret_cast<const _Float16*>(g.packed);
   for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
-    toHalfPairs(g.a + r0 * g.lda, g.lda, rows, k, ah);
+    if (g.ah != nullptr)
+      halfToPairs(g.ah + r0 * g.lda, g.lda, rows, k, ah);
+    else
+      toHalfPairs(g.a + r0 * g.lda, g.lda, rows, k, ah);
+    float* cBlock = halfOut ? sums : g.c + static_cast<size_t>(r0) * n;
     for (uint32_t t = tileBegin; t < tileEnd; ++t) {
       const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
       __mmask16 m[4];
@@ -160,11 +198,12 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
         bias[j] = g.bias ? _mm512_maskz_loadu_ps(m[j], g.bias + c0 + 16 * j) : _mm512_setzero_ps();
       }
       const _Float16* w = packed + static_cast<size_t>(t) * k * kTile;
-      float* c = g.c + static_cast<size_t>(r0) * n + c0;
+      float* c = cBlock + c0;
+      uint16_t* ch = halfOut ? g.ch + static_cast<size_t>(r0) * n + c0 : nullptr;
       if (cols > 32)
-        tileRows<2>(ah, rows, k, w, bias, lo, hi, m, c, n);
+        tileRows<2>(ah, rows, k, w, bias, lo, hi, m, c, ch, n);
       else
-        tileRows<1>(ah, rows, k, w, bias, lo, hi, m, c, n);
+        tileRows<1>(ah, rows, k, w, bias, lo, hi, m, c, ch, n);
     }
     r0 += rows;
   }

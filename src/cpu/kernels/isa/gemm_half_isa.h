@@ -27,18 +27,32 @@ constexpr size_t kHalfBlockElems = 48 * 1024;  // 192 KB
 constexpr uint32_t kHalfRowAlign = 8;           // row blocks are multiples of this
 
 // Rows per converted block for this k (at least kHalfRowAlign), and the scratch one call of
-// gemmHalfPanels needs: that many rows of k uint32. Static (internal linkage): the ISA unit's
-// copy, compiled with AVX-512 flags, must not be the one the linker keeps for baseline code.
-static inline size_t halfGemmBlockRows(uint32_t k) {
+// gemmHalfPanels needs: that many rows of k uint32, and with a float16 output (`halfOut`) as
+// many rows of n float32 sums between blocks of k when k > kHalfKBlock (the last block rounds
+// them once into the output), the rows then also limited so that these stay within
+// kHalfBlockElems. Static (internal
+// linkage): the ISA unit's copy, compiled with AVX-512 flags, must not be the one the linker
+// keeps for baseline code.
+static inline size_t halfGemmBlockRows(uint32_t k, uint32_t n, bool halfOut) {
   size_t rows = kHalfBlockElems / (k > 0 ? k : 1) / kHalfRowAlign * kHalfRowAlign;
+  if (halfOut && k > kHalfKBlock) {
+    const size_t byN = kHalfBlockElems / (n > 0 ? n : 1) / kHalfRowAlign * kHalfRowAlign;
+    if (byN < rows) rows = byN;
+  }
   return rows < kHalfRowAlign ? kHalfRowAlign : rows;
 }
-static inline size_t halfGemmScratchElems(uint32_t k) { return halfGemmBlockRows(k) * (k > 0 ? k : 1); }
+static inline size_t halfGemmScratchElems(uint32_t k, uint32_t n, bool halfOut) {
+  const size_t rows = halfGemmBlockRows(k, n, halfOut);
+  return rows * (k > 0 ? k : 1) + (halfOut && k > kHalfKBlock ? rows * (n > 0 ? n : 1) : 0);
+}
 
 // c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
 // the output columns of packed tiles [tileBegin, tileEnd); a, bias and c float32, a and W
 // rounded to float16 and multiplied in float16, partial sums of kHalfKBlock terms added up in
-// float32. `scratch` holds halfGemmScratchElems(k) uint32 (the caller's, one per thread).
+// float32. `scratch` holds halfGemmScratchElems(k, n, ch != nullptr) uint32 (the caller's, one
+// per thread). A float16 input (`ah` instead of `a`) is read as it is, a float16 output (`ch`
+// instead of `c`) is the float32 result rounded once (relaxed models whose intermediate
+// tensors the CPU driver stores in float16, graph_fusion.h).
 struct GemmHalfArgs {
   uint32_t m, n, k;
   size_t lda;               // floats between consecutive rows of a
@@ -47,10 +61,31 @@ struct GemmHalfArgs {
   const float* bias;        // [n]; null: zero
   float outputMin, outputMax;
   float* c;                 // [m][n]
+  const uint16_t* ah;       // instead of a: float16 bits, same row stride lda
+  uint16_t* ch;             // instead of c: float16 bits [m][n]
 };
 namespace isa_avx512fp16 {
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                     uint32_t tileBegin, uint32_t tileEnd, uint32_t* scratch);
+}  // namespace isa_avx512fp16
+
+// DEPTHWISE_CONV_2D (depth multiplier 1, NHWC) on float16 data in float16 arithmetic
+// (depthwise_half_avx512fp16.cc): out = clamp(bias + sum over the taps inside the input of
+// in * w), each output value's taps summed in filter order in one float16 accumulator (at most
+// filterH * filterW terms). Output rows [rowBegin, rowEnd) of the batches * outH rows.
+constexpr uint32_t kHalfDwLanes = 32;
+struct DepthwiseHalfArgs {
+  uint32_t inH, inW, channels, outH, outW, filterH, filterW;
+  int32_t strideH, strideW, padTop, padLeft, dilationH, dilationW;
+  const uint16_t* in;      // [batches][inH][inW][channels]
+  const uint16_t* filter;  // [filterH * filterW][channels rounded up to kHalfDwLanes], zero past
+  const uint16_t* bias;    // [channels rounded up to kHalfDwLanes]
+  float outputMin, outputMax;
+  uint16_t* out;           // [batches][outH][outW][channels]
+  float* outF;             // instead of out: the float16 results widened to float32
+};
+namespace isa_avx512fp16 {
+void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd);
 }  // namespace isa_avx512fp16
 
 }  // namespace nn
