@@ -202,7 +202,15 @@ void ThreadPool::parallelFor(size_t n, size_t grain, RangeFn fn) {
 struct ThreadPool::Adaptive {
   ContentionPolicy policy;
   RunDelayProbe probe;
-  explicit Adaptive(const std::vector<int>& tids) : probe(tids) {}
+  RunnableProbe runnable;
+  // When the runnable count last showed a free core (0: never). Only a count that has shown
+  // one lately is trusted to say "busy" (a container's /proc/loadavg may count a whole host).
+  std::atomic<int64_t> lastFreeNs{0};
+  // When the runnable count last showed the cores taken: a core counts as free only once none
+  // has been seen taken for kSettleNs, so that gaps of a busy machine shorter than that (where
+  // a join would likely wait for a descheduled worker again) do not bring the workers back.
+  std::atomic<int64_t> lastBusyNs{0};
+  explicit Adaptive(const std::vector<int>& tids) : probe(tids), runnable(tids) {}
 };
 
 namespace {
@@ -235,11 +243,9 @@ void recordTid(void* arg, size_t index) {
 
 bool ThreadPool::adaptationEnabled() {
   static const bool enabled = [] {
-    // Opt-in: measured (issue 10 notes) it keeps 2 threads from being 1.3-1.7x slower than 1
-    // while another process holds a core, but costs part of the idle and half-busy 2-thread
-    // speed-up with its present thresholds.
+    // On unless NNAPI_CPU_ADAPT_THREADS=0 (docs/environment.md has the measurements).
     const char* v = getenv("NNAPI_CPU_ADAPT_THREADS");
-    return v != nullptr && atoi(v) == 1;
+    return v == nullptr || *v == '\0' || atoi(v) != 0;
   }();
   return enabled;
 }
@@ -278,44 +284,98 @@ void ThreadPool::initAdaptive() {
     auto a = std::make_unique<Adaptive>(tids);
     if (a->probe.usable() && !tids.empty()) {
       adaptive_ = std::move(a);
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      const long online = sysconf(_SC_NPROCESSORS_ONLN);
+      cores_ = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                             : static_cast<int>(online);
+      if (online > 0) cores_ = std::min(cores_, static_cast<int>(online));
     } else {
       logInfo("CPU driver: no schedstat for the pool's threads; thread count not adapted");
     }
   });
 }
 
+ThreadPool::CoreState ThreadPool::coresNow(int64_t nowNs) {
+  // Busy right now only by a runnable count that has shown a free core in the last few
+  // seconds: on a host whose /proc/loadavg counts far more threads than this process may run
+  // beside (a container limited to a few of many cores) it never does, and only the run-queue
+  // wait and the timed probes decide.
+  constexpr int64_t kTrustNs = 10'000'000'000, kSettleNs = 2'000'000;
+  const int forced = othersOverride_.load(std::memory_order_relaxed);
+  const int others = forced >= 0 ? forced : adaptive_->runnable.othersRunnable();
+  if (others < 0) return CoreState::kUnknown;
+  if (others <= std::max(0, cores_ - threads_)) {
+    adaptive_->lastFreeNs.store(nowNs, std::memory_order_relaxed);
+    const int64_t lastBusy = adaptive_->lastBusyNs.load(std::memory_order_relaxed);
+    return lastBusy != 0 && nowNs - lastBusy < kSettleNs ? CoreState::kSettling : CoreState::kFree;
+  }
+  adaptive_->lastBusyNs.store(nowNs, std::memory_order_relaxed);
+  const int64_t lastFree = adaptive_->lastFreeNs.load(std::memory_order_relaxed);
+  return lastFree != 0 && nowNs - lastFree < kTrustNs ? CoreState::kBusy : CoreState::kUnknown;
+}
+
+void ThreadPool::openWindow(ExecutionSample* sample, int64_t nowNs) {
+  sample->measured = true;
+  sample->startNs = nowNs;
+  sample->runDelayNs = adaptive_->probe.totalRunDelayNs();
+  sample->lastCheckNs = nowNs;
+}
+
 ThreadPool* ThreadPool::beginExecution(ExecutionSample* sample) {
   sample->measured = false;
+  sample->parallel = nullptr;
   if (threads_ == 1 || !adaptationEnabled()) return this;
   initAdaptive();
   if (adaptive_ == nullptr) return this;
+  sample->parallel = this;
   const int64_t now = monotonicNs();
-  if (!adaptive_->policy.chooseParallel(now)) return shared(1);
-  sample->measured = true;
-  sample->startNs = now;
-  sample->runDelayNs = adaptive_->probe.totalRunDelayNs();
   sample->lastCheckNs = now;
+  // The workers when a core is free right now (even while contended: the other process may
+  // have gone to sleep), not when one is known to be busy; otherwise as the policy says (while
+  // contended, a timed probe now and then).
+  const CoreState cores = coresNow(now);
+  if (cores == CoreState::kBusy || cores == CoreState::kSettling ||
+      (cores == CoreState::kUnknown && !adaptive_->policy.chooseParallel(now)))
+    return shared(1);
+  openWindow(sample, now);
   return this;
 }
 
 ThreadPool* ThreadPool::checkExecution(ExecutionSample* sample) {
-  // Judged on at least 2 ms, re-read every millisecond: a few microseconds per check.
-  constexpr int64_t kCheckIntervalNs = 1'000'000, kMinWindowNs = 2'000'000;
-  if (!sample->measured || adaptive_ == nullptr) return this;
+  ThreadPool* parallel = sample->parallel;
+  if (parallel == nullptr) return this;
+  // On the caller alone, `this` is the single-thread pool: the parallel one decides.
+  if (parallel != this) return parallel->checkExecution(sample) == parallel ? parallel : this;
+  Adaptive* a = adaptive_.get();
+  const ContentionPolicy::Config config = a->policy.config();
   const int64_t now = monotonicNs();
-  if (now - sample->lastCheckNs < kCheckIntervalNs || now - sample->startNs < kMinWindowNs)
-    return this;
+  if (now - sample->lastCheckNs < config.checkIntervalNs)
+    return sample->measured ? this : shared(1);
   sample->lastCheckNs = now;
-  const int64_t delay = adaptive_->probe.totalRunDelayNs() - sample->runDelayNs;
+  const CoreState cores = coresNow(now);
+  if (!sample->measured) {
+    if (cores != CoreState::kFree) return shared(1);
+    openWindow(sample, now);
+    return this;
+  }
+  if (cores == CoreState::kBusy) {
+    // Another thread is runnable now: leave the workers before a join waits for one of them.
+    a->policy.reportBusy(now);
+    sample->measured = false;
+    return shared(1);
+  }
+  if (now - sample->startNs < config.minWindowNs) return this;
+  const int64_t delay = a->probe.totalRunDelayNs() - sample->runDelayNs;
   const int64_t wall = now - sample->startNs;
-  if (!adaptive_->policy.exceedsShare(wall, delay)) return this;
-  adaptive_->policy.reportParallel(now, wall, delay);
+  if (!a->policy.exceedsShare(wall, delay)) return this;
+  a->policy.reportParallel(now, wall, delay);
   sample->measured = false;
   return shared(1);
 }
 
 void ThreadPool::endExecution(const ExecutionSample& sample) {
-  if (!sample.measured || adaptive_ == nullptr) return;
+  if (!sample.measured || sample.parallel != this || adaptive_ == nullptr) return;
   const int64_t delay = adaptive_->probe.totalRunDelayNs() - sample.runDelayNs;
   const int64_t now = monotonicNs();
   adaptive_->policy.reportParallel(now, now - sample.startNs, delay);

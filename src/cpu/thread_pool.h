@@ -62,21 +62,25 @@ class ThreadPool {
   // thread start-up. `threads` <= 0 means defaultThreadCount().
   static ThreadPool* shared(int threads);
 
-  // Contention adaptation (cpu/contention.h): the pool one execution should use — this one,
-  // or the single-thread pool while other processes keep our threads waiting for a core.
-  // `sample` records what endExecution needs; call endExecution after the computation (an
-  // execution that returns early may skip it). Opt-in with NNAPI_CPU_ADAPT_THREADS=1.
+  // Contention adaptation (cpu/contention.h): the pool one execution should use — this one
+  // while the cores are free, the single-thread pool while other threads keep them busy.
+  // `sample` records what checkExecution and endExecution need; call endExecution after the
+  // computation (an execution that returns early may skip it). On by default;
+  // NNAPI_CPU_ADAPT_THREADS=0 turns it off.
   struct ExecutionSample {
-    bool measured = false;
+    ThreadPool* parallel = nullptr;  // the pool asked for, while it adapts (else null)
+    bool measured = false;           // the workers are in use and their wait is being measured
     int64_t startNs = 0;
     int64_t runDelayNs = 0;
     int64_t lastCheckNs = 0;
   };
   ThreadPool* beginExecution(ExecutionSample* sample);
-  // Between operations: once a millisecond, the run-queue wait so far; when contended, reports
-  // it (the execution then counts as measured) and returns the single-thread pool for the rest
-  // of the execution — so a probe on a busy machine costs about a millisecond, not a whole
-  // slow execution. Otherwise returns this pool.
+  // Between operations, at most once a millisecond, on the pool the execution uses now; returns
+  // the pool for the next operations. On the workers: the single-thread pool when another
+  // thread is runnable now (by a runnable count that has shown a free core lately), or when
+  // the run-queue wait since the workers were taken exceeds its share (judged after 2 ms);
+  // either is reported to the policy. On the caller alone: the workers again when a core is
+  // free now.
   ThreadPool* checkExecution(ExecutionSample* sample);
   void endExecution(const ExecutionSample& sample);
   // The kernel thread ids of the workers (not the caller); learned on first use.
@@ -84,10 +88,20 @@ class ThreadPool {
   static bool adaptationEnabled();
   // The pool's policy (tests force it); null when adaptation is off or unusable here.
   ContentionPolicy* contentionPolicy();
+  // Tests: the count of other runnable threads coresNow sees instead of /proc/loadavg's
+  // (a negative value restores the real probe).
+  void overrideOthersRunnable(int others) { othersOverride_.store(others); }
 
  private:
-  struct Adaptive;  // the policy and the run-delay probe, created on first use
+  struct Adaptive;  // the policy and the probes, created on first use
   void initAdaptive();
+  void openWindow(ExecutionSample* sample, int64_t nowNs);
+  // Whether the cores our threads may use are free right now (kSettling: free, but seen taken
+  // less than 2 ms ago).
+  enum class CoreState { kFree, kSettling, kBusy, kUnknown };
+  CoreState coresNow(int64_t nowNs);
+  int cores_ = 1;  // CPUs this process may run on, learned with the probes
+  std::atomic<int> othersOverride_{-1};
   struct Workers;  // our own fork-join workers when pthreadpool is not available
   int threads_ = 1;
   pthreadpool* pool_ = nullptr;

@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpu/contention.h"
@@ -23,6 +25,8 @@ namespace {
 constexpr int64_t kMs = 1'000'000;
 // Longer than any uptime: reports below use time 0, the pool the monotonic clock.
 constexpr int64_t kForever = int64_t{1} << 60;
+// More runnable threads than any machine has cores (the tests force the runnable count).
+constexpr int kAllCoresTaken = 1 << 20;
 
 ContentionPolicy::Config testConfig() {
   ContentionPolicy::Config c;
@@ -119,6 +123,7 @@ TEST(ContentionPolicy, PoolRunsOnTheCallerOnlyWhileContended) {
   ContentionPolicy::Config c = testConfig();
   c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;  // no probe during the test
   policy->setConfig(c);
+  pool.overrideOthersRunnable(kAllCoresTaken);  // another process holds the second core
   ThreadPool::ExecutionSample sample;
   EXPECT_EQ(pool.beginExecution(&sample), &pool);
   EXPECT_TRUE(sample.measured);
@@ -131,7 +136,8 @@ TEST(ContentionPolicy, PoolRunsOnTheCallerOnlyWhileContended) {
 
 // The same model at 2 threads computes the same bits on the workers and, while the shared
 // 2-thread pool counts as contended, on the caller alone; and the same as at 1 thread.
-std::vector<float> runModel(uint32_t threads) {
+// `layers` CONV_2D + ADD pairs in a chain.
+std::vector<float> runModel(uint32_t threads, int layers = 1) {
   nntest::ModelBuilder m;
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
@@ -141,13 +147,20 @@ std::vector<float> runModel(uint32_t threads) {
     return v;
   };
   const uint32_t in = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 16});
-  const uint32_t f = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {32, 3, 3, 16}, random(32 * 9 * 16));
-  const uint32_t b = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {32}, random(32));
-  const uint32_t c1 = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 32});
-  m.addOperation(ANEURALNETWORKS_CONV_2D,
-                 {in, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(0)}, {c1});
-  const uint32_t out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 32});
-  m.addOperation(ANEURALNETWORKS_ADD, {c1, c1, m.addInt32(0)}, {out});
+  uint32_t prev = in, out = in;
+  uint32_t channels = 16;
+  for (int layer = 0; layer < layers; ++layer) {
+    const uint32_t f = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {32, 3, 3, channels},
+                                     random(32 * 9 * channels));
+    const uint32_t b = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {32}, random(32));
+    const uint32_t c1 = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 32});
+    m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {prev, f, b, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(0)}, {c1});
+    out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 48, 48, 32});
+    m.addOperation(ANEURALNETWORKS_ADD, {c1, c1, m.addInt32(0)}, {out});
+    prev = out;
+    channels = 32;
+  }
   EXPECT_EQ(m.finish({in}, {out}), ANEURALNETWORKS_NO_ERROR);
   const std::vector<float> input = random(48 * 48 * 16);
   ANeuralNetworksCompilation* comp = nullptr;
@@ -179,12 +192,14 @@ TEST(ContentionPolicy, SameResultsOnWorkersAndOnTheCaller) {
   busy.contendedShare = 0;
   busy.minProbeIntervalNs = busy.maxProbeIntervalNs = kForever;
   policy->setConfig(busy);
+  ThreadPool::shared(2)->overrideOthersRunnable(kAllCoresTaken);  // and no core frees up
   policy->reportParallel(0, kMs, kMs);
   ASSERT_TRUE(policy->contended());
   const std::vector<float> caller = runModel(2);
   EXPECT_TRUE(policy->contended());  // no probe ran: this was the caller alone
   policy->setConfig(ContentionPolicy::Config());
   policy->reportParallel(0, kMs, 0);
+  ThreadPool::shared(2)->overrideOthersRunnable(-1);
   ASSERT_EQ(one.size(), workers.size());
   EXPECT_EQ(0, memcmp(one.data(), workers.data(), one.size() * sizeof(float)));
   EXPECT_EQ(0, memcmp(one.data(), caller.data(), one.size() * sizeof(float)));
@@ -205,6 +220,7 @@ TEST(ContentionPolicy, ExecutionLeavesTheWorkersMidwayWhenContended) {
   c.contendedShare = -1;  // any wait, even none, counts as contended
   c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;
   policy->setConfig(c);
+  pool.overrideOthersRunnable(kAllCoresTaken);
   ThreadPool::ExecutionSample sample;
   ASSERT_EQ(pool.beginExecution(&sample), &pool);
   // Not judged before the first 2 ms.
@@ -218,6 +234,184 @@ TEST(ContentionPolicy, ExecutionLeavesTheWorkersMidwayWhenContended) {
   pool.endExecution(sample);
   ThreadPool::ExecutionSample next;
   EXPECT_EQ(pool.beginExecution(&next)->numThreads(), 1);
+}
+
+}  // namespace
+}  // namespace nn
+
+namespace nn {
+namespace {
+
+TEST(ContentionPolicy, ParsesLoadavgAndStat) {
+  const char load[] = "0.90 1.69 2.11 3/87 24904\n";
+  EXPECT_EQ(parseLoadavgRunnable(load, strlen(load)), 3);
+  const char noSlash[] = "0.90 1.69 2.11 3 87\n";
+  EXPECT_EQ(parseLoadavgRunnable(noSlash, strlen(noSlash)), -1);
+  const char shortLine[] = "0.90 1.69";
+  EXPECT_EQ(parseLoadavgRunnable(shortLine, strlen(shortLine)), -1);
+  // The command name may hold spaces and parentheses: the state follows the last ')'.
+  const char stat[] = "1234 (a) b (c) R 1 1234 1234 0 -1 4194560 0";
+  EXPECT_EQ(parseStatState(stat, strlen(stat)), 'R');
+  const char sleeping[] = "99 (nnapi) S 1 99";
+  EXPECT_EQ(parseStatState(sleeping, strlen(sleeping)), 'S');
+  const char truncated[] = "99 (nnapi)";
+  EXPECT_EQ(parseStatState(truncated, strlen(truncated)), 0);
+  EXPECT_EQ(parseStatState("", 0), 0);
+}
+
+TEST(ContentionPolicy, RunnableProbeReadsThisMachine) {
+  ThreadPool pool(2);
+  RunnableProbe probe(pool.workerTids());
+  ASSERT_TRUE(probe.usable());
+  EXPECT_GE(probe.othersRunnable(), 0);
+}
+
+// While contended, the caller alone runs only as long as no core is free: between operations
+// (at most once a millisecond) a free core brings the workers back, and a measured window opens.
+TEST(ContentionPolicy, CallerReturnsToTheWorkersWhenACoreFreesUp) {
+  ThreadPool pool(2);
+  ContentionPolicy* policy = pool.contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  ContentionPolicy::Config c = testConfig();
+  c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;
+  policy->setConfig(c);
+  policy->reportParallel(0, 10 * kMs, 10 * kMs);
+  ASSERT_TRUE(policy->contended());
+  pool.overrideOthersRunnable(kAllCoresTaken);
+  ThreadPool::ExecutionSample sample;
+  ThreadPool* current = pool.beginExecution(&sample);
+  ASSERT_EQ(current->numThreads(), 1);
+  EXPECT_FALSE(sample.measured);
+  usleep(1500);
+  current = current->checkExecution(&sample);
+  EXPECT_EQ(current->numThreads(), 1);  // still busy
+  pool.overrideOthersRunnable(0);
+  EXPECT_EQ(current->checkExecution(&sample)->numThreads(), 1);  // checked less than 1 ms ago
+  // Free once no check has seen the cores taken for 2 ms.
+  usleep(2500);
+  current = current->checkExecution(&sample);
+  EXPECT_EQ(current, &pool);
+  EXPECT_TRUE(sample.measured);
+  // A free core also lets an execution start on the workers without waiting for the probe.
+  ThreadPool::ExecutionSample next;
+  EXPECT_EQ(pool.beginExecution(&next), &pool);
+  EXPECT_TRUE(next.measured);
+}
+
+// Once the runnable count has shown a free core, a count saying the cores are taken sends an
+// execution to the caller at its next check, before any run-queue wait is measured; a count
+// that never showed a free core (a container's view of a whole host) is not trusted to.
+TEST(ContentionPolicy, BusyCountLeavesTheWorkersOnlyOnceItHasShownAFreeCore) {
+  ThreadPool pool(2);
+  ContentionPolicy* policy = pool.contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  ContentionPolicy::Config c = testConfig();
+  c.contendedShare = 1e9;  // the run-queue wait alone never counts as contended
+  c.minProbeIntervalNs = c.maxProbeIntervalNs = kForever;
+  policy->setConfig(c);
+  pool.overrideOthersRunnable(kAllCoresTaken);
+  ThreadPool::ExecutionSample untrusted;
+  ASSERT_EQ(pool.beginExecution(&untrusted), &pool);
+  usleep(1500);
+  EXPECT_EQ(pool.checkExecution(&untrusted), &pool);
+  pool.endExecution(untrusted);
+  EXPECT_FALSE(policy->contended());
+  pool.overrideOthersRunnable(0);
+  ThreadPool::ExecutionSample settling;  // the cores were seen taken less than 2 ms ago
+  EXPECT_EQ(pool.beginExecution(&settling)->numThreads(), 1);
+  usleep(2500);
+  ThreadPool::ExecutionSample sample;
+  ASSERT_EQ(pool.beginExecution(&sample), &pool);
+  pool.overrideOthersRunnable(kAllCoresTaken);
+  usleep(1500);
+  ThreadPool* rest = pool.checkExecution(&sample);
+  EXPECT_EQ(rest->numThreads(), 1);
+  EXPECT_FALSE(sample.measured);
+  EXPECT_TRUE(policy->contended());
+  ThreadPool::ExecutionSample next;
+  EXPECT_EQ(pool.beginExecution(&next)->numThreads(), 1);
+}
+
+// Chunks that stall (as a descheduled worker does) while several callers share the pool and
+// executions move between the workers and the caller: every item runs exactly once, the sums
+// are those of one thread, and nothing deadlocks (the test ends). No timing is asserted.
+TEST(AdaptivePool, StalledChunksAndSwitchingPoolsKeepResults) {
+  ThreadPool* pool = ThreadPool::shared(2);
+  ContentionPolicy* policy = pool->contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  ContentionPolicy::Config flip;
+  flip.contendedShare = -1;  // every measured window counts as contended...
+  flip.minProbeIntervalNs = flip.maxProbeIntervalNs = kForever;
+  policy->setConfig(flip);
+  pool->overrideOthersRunnable(0);  // ...and every check finds a core free again
+  constexpr size_t kItems = 4096;
+  std::vector<double> expected(kItems);
+  for (size_t i = 0; i < kItems; ++i) expected[i] = 1.0 / static_cast<double>(i + 1);
+  std::atomic<int> serialOps{0}, parallelOps{0};
+  auto worker = [&](unsigned seed) {
+    std::mt19937 rng(seed);
+    for (int round = 0; round < 10; ++round) {
+      ThreadPool::ExecutionSample sample;
+      ThreadPool* current = pool->beginExecution(&sample);
+      std::vector<std::atomic<int>> visits(kItems);
+      std::vector<double> out(kItems, 0.0);
+      constexpr int kOps = 16;
+      constexpr size_t kPerOp = kItems / kOps;
+      for (int op = 0; op < kOps; ++op) {
+        (current->numThreads() == 1 ? serialOps : parallelOps).fetch_add(1);
+        const unsigned stallEvery = 2 + rng() % 3;
+        current->parallelFor(kPerOp, 4, [&](size_t begin, size_t end) {
+          const size_t base = static_cast<size_t>(op) * kPerOp;
+          if ((begin / 4 + static_cast<size_t>(op)) % stallEvery == 0)
+            usleep(100 + 50 * (begin % 5));  // a descheduled worker, in effect
+          for (size_t i = begin; i < end; ++i) {
+            visits[base + i].fetch_add(1, std::memory_order_relaxed);
+            out[base + i] = 1.0 / static_cast<double>(base + i + 1);
+          }
+        });
+        // At least 0.4 ms per operation: a round lasts longer than a measured window (2 ms)
+        // plus a check interval (1 ms), so each round leaves the workers and comes back.
+        usleep(400);
+        current = current->checkExecution(&sample);
+      }
+      pool->endExecution(sample);
+      for (size_t i = 0; i < kItems; ++i) ASSERT_EQ(visits[i].load(), 1) << i;
+      ASSERT_EQ(0, memcmp(out.data(), expected.data(), kItems * sizeof(double)));
+    }
+  };
+  std::vector<std::thread> callers;
+  for (unsigned t = 0; t < 3; ++t) callers.emplace_back(worker, 100 + t);
+  for (std::thread& t : callers) t.join();
+  EXPECT_GT(serialOps.load(), 0);
+  EXPECT_GT(parallelOps.load(), 0);
+  pool->overrideOthersRunnable(-1);
+  policy->setConfig(ContentionPolicy::Config());
+  policy->reportParallel(0, kMs, 0);
+}
+
+// A model whose execution moves between the workers and the caller at every operation (each
+// window judged contended at once, each check finding a core free) computes the bits of one
+// thread.
+TEST(AdaptivePool, ModelSwitchingMidExecutionMatchesOneThread) {
+  ThreadPool* pool = ThreadPool::shared(2);
+  ContentionPolicy* policy = pool->contentionPolicy();
+  ASSERT_NE(policy, nullptr);
+  const std::vector<float> one = runModel(1, 6);
+  ContentionPolicy::Config flip;
+  flip.contendedShare = -1;
+  flip.minProbeIntervalNs = flip.maxProbeIntervalNs = kForever;
+  flip.checkIntervalNs = flip.minWindowNs = 0;  // judged at every operation boundary
+  policy->setConfig(flip);
+  pool->overrideOthersRunnable(0);
+  std::vector<std::vector<float>> results;
+  for (int i = 0; i < 5; ++i) results.push_back(runModel(2, 6));
+  pool->overrideOthersRunnable(-1);
+  policy->setConfig(ContentionPolicy::Config());
+  policy->reportParallel(0, kMs, 0);
+  for (const std::vector<float>& r : results) {
+    ASSERT_EQ(one.size(), r.size());
+    EXPECT_EQ(0, memcmp(one.data(), r.data(), one.size() * sizeof(float)));
+  }
 }
 
 }  // namespace
