@@ -31,6 +31,11 @@ inline __mmask16 laneMask(uint32_t n) {
   return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
 }
 
+// Word i of 16 converted values to words 2i and 2i + 1: one vpermw.
+alignas(64) constexpr uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,
+                                             5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
+                                             11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
+
 // Rows [0, rows) of a (float32, row r at a + r * lda) rounded to float16 into dst, row stride
 // k, each value twice in a 32-bit word: then a dword broadcast (vpbroadcastd from memory, a
 // plain load uop) fills all 32 float16 lanes. A word broadcast (vpbroadcastw, or the FMA's
@@ -38,10 +43,6 @@ inline __mmask16 laneMask(uint32_t n) {
 // with one per FMA the kernel ran at half the FMA rate (nnapi_bench_direct --half).
 void toHalfPairs(const float* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
   const __mmask16 tail = laneMask(k % 16);
-  // Word i of the converted 16 to words 2i and 2i + 1: one vpermw.
-  alignas(64) static const uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,
-                                                  5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
-                                                  11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
   const __m512i pairs = _mm512_load_si512(kPairs);
   for (uint32_t r = 0; r < rows; ++r) {
     const float* src = a + static_cast<size_t>(r) * lda;
@@ -58,9 +59,6 @@ void toHalfPairs(const float* a, size_t lda, uint32_t rows, uint32_t k, uint32_t
 // toHalfPairs for a float16 source (already rounded): only the pairing.
 void halfToPairs(const uint16_t* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
   const __mmask16 tail = laneMask(k % 16);
-  alignas(64) static const uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,
-                                                  5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
-                                                  11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
   const __m512i pairs = _mm512_load_si512(kPairs);
   for (uint32_t r = 0; r < rows; ++r) {
     const uint16_t* src = a + static_cast<size_t>(r) * lda;
