@@ -279,7 +279,11 @@ void widenHalf(const Half* in, float* out, size_t n) {
 
 }  // namespace
 
-void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
+namespace {
+
+// Allocates out for n x k weights and calls packTile(t, cols, dst) for each kTileN-column tile.
+template <typename PackTile>
+void packFloatTiles(uint32_t n, uint32_t k, PackedFloatWeights* out, PackTile packTile) {
   out->n = n;
   out->k = k;
   const uint32_t tiles = ceilDiv(n, kTileN);
@@ -287,24 +291,26 @@ void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights
   out->data.allocate(tiles * tileSize);
   for (size_t t = 0; t < tiles; ++t) {
     const uint32_t cols = std::min<uint32_t>(kTileN, n - static_cast<uint32_t>(t) * kTileN);
-    packFloatTile(w + t * kTileN * k, cols, k, out->data.data() + t * tileSize);
+    packTile(t, cols, out->data.data() + t * tileSize);
   }
 }
 
+}  // namespace
+
+void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
+  packFloatTiles(n, k, out, [&](size_t t, uint32_t cols, float* dst) {
+    packFloatTile(w + t * kTileN * k, cols, k, dst);
+  });
+}
+
 void packFloatWeights(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
-  out->n = n;
-  out->k = k;
-  const uint32_t tiles = ceilDiv(n, kTileN);
-  const size_t tileSize = static_cast<size_t>(k) * kTileN;
-  out->data.allocate(tiles * tileSize);
   // A tile's rows are contiguous in the source: widened into one cache-resident block reused
   // by every tile, then packed as float32 rows are (no full-size float32 copy of the filter).
-  std::vector<float> wide(tileSize);
-  for (size_t t = 0; t < tiles; ++t) {
-    const uint32_t cols = std::min<uint32_t>(kTileN, n - static_cast<uint32_t>(t) * kTileN);
+  std::vector<float> wide(static_cast<size_t>(k) * kTileN);
+  packFloatTiles(n, k, out, [&](size_t t, uint32_t cols, float* dst) {
     widenHalf(w + t * kTileN * k, wide.data(), static_cast<size_t>(cols) * k);
-    packFloatTile(wide.data(), cols, k, out->data.data() + t * tileSize);
-  }
+    packFloatTile(wide.data(), cols, k, dst);
+  });
 }
 
 void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoint, uint32_t n,

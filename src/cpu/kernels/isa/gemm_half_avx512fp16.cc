@@ -36,38 +36,31 @@ alignas(64) constexpr uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4, 
                                              5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
                                              11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
 
-// Rows [0, rows) of a (float32, row r at a + r * lda) rounded to float16 into dst, row stride
-// k, each value twice in a 32-bit word: then a dword broadcast (vpbroadcastd from memory, a
-// plain load uop) fills all 32 float16 lanes. A word broadcast (vpbroadcastw, or the FMA's
-// {1to32} operand) also takes a port-5 shuffle uop, and port 5 is one of the two FMA ports:
-// with one per FMA the kernel ran at half the FMA rate (nnapi_bench_direct --half).
-void toHalfPairs(const float* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
-  const __mmask16 tail = laneMask(k % 16);
-  const __m512i pairs = _mm512_load_si512(kPairs);
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float* src = a + static_cast<size_t>(r) * lda;
-    uint32_t* out = dst + static_cast<size_t>(r) * k;
-    for (uint32_t kk = 0; kk < k; kk += 16) {
-      const __mmask16 m = k - kk >= 16 ? __mmask16(0xFFFF) : tail;
-      const __m256i h = _mm256_castph_si256(_mm512_cvtxps_ph(_mm512_maskz_loadu_ps(m, src + kk)));
-      _mm512_mask_storeu_epi32(out + kk, m,
-                               _mm512_permutexvar_epi16(pairs, _mm512_castsi256_si512(h)));
-    }
-  }
+// Up to 16 values of a row as float16 words: float32 rounded, float16 taken as they are.
+inline __m256i halfWords(const float* src, __mmask16 m) {
+  return _mm256_castph_si256(_mm512_cvtxps_ph(_mm512_maskz_loadu_ps(m, src)));
+}
+inline __m256i halfWords(const uint16_t* src, __mmask16 m) {
+  return _mm256_maskz_loadu_epi16(m, src);
 }
 
-// toHalfPairs for a float16 source (already rounded): only the pairing.
-void halfToPairs(const uint16_t* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
+// Rows [0, rows) of a (float32 or float16, row r at a + r * lda) as float16 into dst, row
+// stride k, each value twice in a 32-bit word: then a dword broadcast (vpbroadcastd from
+// memory, a plain load uop) fills all 32 float16 lanes. A word broadcast (vpbroadcastw, or the
+// FMA's {1to32} operand) also takes a port-5 shuffle uop, and port 5 is one of the two FMA
+// ports: with one per FMA the kernel ran at half the FMA rate (nnapi_bench_direct --half).
+template <typename T>
+void toHalfPairs(const T* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
   const __mmask16 tail = laneMask(k % 16);
   const __m512i pairs = _mm512_load_si512(kPairs);
   for (uint32_t r = 0; r < rows; ++r) {
-    const uint16_t* src = a + static_cast<size_t>(r) * lda;
+    const T* src = a + static_cast<size_t>(r) * lda;
     uint32_t* out = dst + static_cast<size_t>(r) * k;
     for (uint32_t kk = 0; kk < k; kk += 16) {
       const __mmask16 m = k - kk >= 16 ? __mmask16(0xFFFF) : tail;
-      const __m256i h = _mm256_maskz_loadu_epi16(m, src + kk);
-      _mm512_mask_storeu_epi32(out + kk, m,
-                               _mm512_permutexvar_epi16(pairs, _mm512_castsi256_si512(h)));
+      _mm512_mask_storeu_epi32(
+          out + kk, m,
+          _mm512_permutexvar_epi16(pairs, _mm512_castsi256_si512(halfWords(src + kk, m))));
     }
   }
 }
@@ -183,7 +176,7 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
     if (g.ah != nullptr)
-      halfToPairs(g.ah + r0 * g.lda, g.lda, rows, k, ah);
+      toHalfPairs(g.ah + r0 * g.lda, g.lda, rows, k, ah);
     else
       toHalfPairs(g.a + r0 * g.lda, g.lda, rows, k, ah);
     float* cBlock = halfOut ? sums : g.c + static_cast<size_t>(r0) * n;
