@@ -113,7 +113,7 @@ int32_t rowSum(const uint8_t* p, uint32_t k, bool signedA) {
 // of p may replace that of high; the output zero point is a whole multiple of the divisor).
 // With |p| < 2^62 and e <= 22 the sum stays inside int64. About 14 vector operations per 16
 // outputs instead of the two-step form's 22, the block's clamp done on packed bytes; 9 with a
-// RELU-like lower bound (no sign term, folded16) and bounded sums (the column term inside the
+// RELU-like lower bound (folded16<false>, no sign term) and bounded sums (the column term inside the
 // constant, requantizeRowPairs). Other columns (a left shift, a huge right shift) take the
 // two-step form. (nnapi_bench_amx_gemm, 112x112 32 -> 64 on Sapphire Rapids: the requantization
 // of the AMX GEMM went from 140 to 92 us of the GEMM's 190 -> 140 us.)
@@ -339,22 +339,17 @@ void requantizeBlock(const int32_t* acc, uint32_t rows, uint32_t cols,
                      const int32_t* columnOffset, const int32_t* rowOffset,
                      const int32_t* multiplier, const int32_t* shift, int32_t outZero,
                      int32_t lo, int32_t hi, TOut* out, size_t ldo, bool sumsInRange) {
-  const bool signFix = lo < outZero;  // folded16
-  if (rowOffset != nullptr) {
-    if (signFix)
-      requantizeBlockT<TOut, true, true>(acc, rows, cols, columnOffset, rowOffset, multiplier,
-                                         shift, outZero, lo, hi, out, ldo, sumsInRange);
-    else
-      requantizeBlockT<TOut, true, false>(acc, rows, cols, columnOffset, rowOffset, multiplier,
-                                          shift, outZero, lo, hi, out, ldo, sumsInRange);
-  } else {
-    if (signFix)
-      requantizeBlockT<TOut, false, true>(acc, rows, cols, columnOffset, rowOffset, multiplier,
-                                          shift, outZero, lo, hi, out, ldo, sumsInRange);
-    else
-      requantizeBlockT<TOut, false, false>(acc, rows, cols, columnOffset, rowOffset, multiplier,
-                                           shift, outZero, lo, hi, out, ldo, sumsInRange);
-  }
+  using Block = void (*)(const int32_t*, uint32_t, uint32_t, const int32_t*, const int32_t*,
+                         const int32_t*, const int32_t*, int32_t, int32_t, int32_t, TOut*, size_t,
+                         bool);
+  // [has row offsets][needs the sign term]: the sign term matters only when the clamp lets
+  // values below the output zero point through (not after a RELU-like activation).
+  static constexpr Block kBlocks[2][2] = {
+      {requantizeBlockT<TOut, false, false>, requantizeBlockT<TOut, false, true>},
+      {requantizeBlockT<TOut, true, false>, requantizeBlockT<TOut, true, true>}};
+  kBlocks[rowOffset != nullptr][lo < outZero](acc, rows, cols, columnOffset, rowOffset,
+                                              multiplier, shift, outZero, lo, hi, out, ldo,
+                                              sumsInRange);
 }
 
 }  // namespace
