@@ -141,21 +141,26 @@ inline void storeWide(__m512 r0, __m512 r1, __mmask32 m, __m512 lo, __m512 hi, f
                         _mm512_min_ps(_mm512_max_ps(r1, lo), hi));
 }
 inline __m512 widenBound(__m512h b) { return _mm512_cvtxph_ps(_mm512_castph512_ph256(b)); }
+// 32 float16 lanes (masked by m) loaded and widened as two halves, each a masked 16-lane load
+// converted on its own (no shuffle of a 32-lane vector).
+inline void widenLoad(const uint16_t* p, __mmask32 m, __m512* low, __m512* high) {
+  *low = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>(m), p));
+  *high = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>(m >> 16), p + 16));
+}
 
-// slide() accumulating in float32 (two 16-lane sums per 32 channels), float32 output.
-template <int NB, int FW, int S, bool EDGE>
-inline void slideWide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCount,
-                      const uint16_t* w, size_t wStride, const uint16_t* bias, __mmask32 m,
-                      __m512h loH, __m512h hiH, uint16_t*, float* outF, size_t outStep,
-                      int32_t col0, int32_t inW) {
-  __m512 acc[NB][2];
-  __m512 b0, b1;
-  widen(_mm512_loadu_si512(bias), &b0, &b1);
+// slide() accumulating in float32 (two 16-lane sums per 32 channels, H of them: 1 where only
+// the low 16 lanes are used, the 16 channels past a multiple of 32), float32 output.
+template <int NB, int FW, int S, bool EDGE, int H>
+inline void slideWideHalves(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCount,
+                            const uint16_t* w, size_t wStride, const uint16_t* bias, __mmask32 m,
+                            __m512h loH, __m512h hiH, float* outF, size_t outStep, int32_t col0,
+                            int32_t inW) {
+  __m512 acc[NB][H];
+  __m512 b[2];
+  widen(_mm512_loadu_si512(bias), &b[0], &b[1]);
 #pragma GCC unroll 8
-  for (int j = 0; j < NB; ++j) {
-    acc[j][0] = b0;
-    acc[j][1] = b1;
-  }
+  for (int j = 0; j < NB; ++j)
+    for (int h = 0; h < H; ++h) acc[j][h] = b[h];
   for (int32_t kh = 0; kh < khCount; ++kh) {
     const uint16_t* row = in + static_cast<size_t>(kh) * rowStep;
     const uint16_t* wr = w + static_cast<size_t>(kh) * FW * wStride;
@@ -165,21 +170,41 @@ inline void slideWide(const uint16_t* in, size_t pix, size_t rowStep, int32_t kh
 #pragma GCC unroll 24
     for (int i = 0; i < S * (NB - 1) + FW; ++i) {
       if (EDGE && (col0 + i < 0 || col0 + i >= inW)) continue;
-      __m512 x0, x1;
-      widen(_mm512_maskz_loadu_epi16(m, row + i * pix), &x0, &x1);
+      __m512 x[2];
+      if (H == 2) {
+        widenLoad(row + i * pix, m, &x[0], &x[1]);
+      } else {
+        x[0] = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>(m), row + i * pix));
+      }
 #pragma GCC unroll 8
       for (int j = 0; j < NB; ++j) {
         const int kw = i - j * S;
-        if (kw >= 0 && kw < FW) {
-          acc[j][0] = _mm512_fmadd_ps(x0, wv[kw][0], acc[j][0]);
-          acc[j][1] = _mm512_fmadd_ps(x1, wv[kw][1], acc[j][1]);
-        }
+        if (kw >= 0 && kw < FW)
+          for (int h = 0; h < H; ++h) acc[j][h] = _mm512_fmadd_ps(x[h], wv[kw][h], acc[j][h]);
       }
     }
   }
   const __m512 lo = widenBound(loH), hi = widenBound(hiH);
 #pragma GCC unroll 8
-  for (int j = 0; j < NB; ++j) storeWide(acc[j][0], acc[j][1], m, lo, hi, outF + j * outStep);
+  for (int j = 0; j < NB; ++j) {
+    float* o = outF + j * outStep;
+    _mm512_mask_storeu_ps(o, static_cast<__mmask16>(m), _mm512_min_ps(_mm512_max_ps(acc[j][0], lo), hi));
+    if (H == 2)
+      _mm512_mask_storeu_ps(o + 16, static_cast<__mmask16>(m >> 16),
+                            _mm512_min_ps(_mm512_max_ps(acc[j][H - 1], lo), hi));
+  }
+}
+template <int NB, int FW, int S, bool EDGE>
+inline void slideWide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCount,
+                      const uint16_t* w, size_t wStride, const uint16_t* bias, __mmask32 m,
+                      __m512h loH, __m512h hiH, uint16_t*, float* outF, size_t outStep,
+                      int32_t col0, int32_t inW) {
+  if ((m >> 16) == 0)
+    slideWideHalves<NB, FW, S, EDGE, 1>(in, pix, rowStep, khCount, w, wStride, bias, m, loH, hiH,
+                                        outF, outStep, col0, inW);
+  else
+    slideWideHalves<NB, FW, S, EDGE, 2>(in, pix, rowStep, khCount, w, wStride, bias, m, loH, hiH,
+                                        outF, outStep, col0, inW);
 }
 
 // pixel() accumulating in float32, float32 output.
@@ -201,7 +226,7 @@ inline void pixelWide(const uint16_t* in, size_t tapStepW, size_t tapStepH, cons
       for (int v = 0; v < NV; ++v) {
         const __mmask32 m = v == NV - 1 ? lastMask : __mmask32(0xFFFFFFFFu);
         __m512 x0, x1, f0, f1;
-        widen(_mm512_maskz_loadu_epi16(m, p + 32 * v), &x0, &x1);
+        widenLoad(p + 32 * v, m, &x0, &x1);
         widen(_mm512_loadu_si512(q + 32 * v), &f0, &f1);
         acc[v][0] = _mm512_fmadd_ps(x0, f0, acc[v][0]);
         acc[v][1] = _mm512_fmadd_ps(x1, f1, acc[v][1]);
