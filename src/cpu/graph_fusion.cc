@@ -349,7 +349,12 @@ class SubgraphFusion {
 
   // ---- float16 storage of relaxed models' temporaries ----
 
-  enum class HalfKind { kNone, kGemm, kDepthwise };
+  // What an operation does with float16 data in a relaxed model on a processor with the float16
+  // kernels: kGemm and kDepthwise read a float16 input 0 (a depthwise layer only that way: its
+  // kernel needs float16 input, and may then write either type), kAdd reads either input in
+  // either type and writes either type, kPassThrough (PAD, MAX_POOL_2D) copies or compares values
+  // and keeps the type (input 0 and output both float16 or both float32).
+  enum class HalfKind { kNone, kGemm, kDepthwise, kAdd, kPassThrough };
 
   bool constantOperand(uint32_t i) const {
     if (i >= sg_.operands.size()) return false;
@@ -370,13 +375,45 @@ class SubgraphFusion {
   }
 
   // Whether operation `op` has a kernel reading and writing float16 data directly: a CONV_2D
-  // the float16 GEMM takes (1x1, stride 1, no padding, constant filter: halfGemmPreferred), or
-  // a DEPTHWISE_CONV_2D the float16 depthwise kernel takes (halfDepthwisePreferred). The kernels'
-  // init decides again from the same facts; where it does not take them, the operation runs
-  // widened (conv_driver.h, runDriverHalfForm) with the same result.
+  // the float16 GEMM takes (1x1, stride 1, no padding, constant filter: halfGemmPreferred), a
+  // DEPTHWISE_CONV_2D the float16 depthwise kernel takes (halfDepthwisePreferred), an ADD of
+  // three tensors of one shape (half_ops::addTakes), a PAD (type-blind copies) or an NHWC
+  // MAX_POOL_2D (half_ops::maxPoolTakes). The kernels decide again from the same facts; a
+  // convolution they do not take runs widened (conv_driver.h, runDriverHalfForm) with the same
+  // result.
   HalfKind halfKind(const Operation& op) const {
+    if (op.outputs.size() != 1) return HalfKind::kNone;
+    for (uint32_t in : op.inputs)
+      if (in >= sg_.operands.size()) return HalfKind::kNone;
+    switch (op.type) {
+      case OperationType::ADD:
+        if (op.inputs.size() != 3 || !knownFloat4d(op.inputs[0]) || !knownFloat4d(op.inputs[1]) ||
+            !knownFloat4d(op.outputs[0]) ||
+            operand(op.inputs[0]).dimensions != operand(op.outputs[0]).dimensions ||
+            operand(op.inputs[1]).dimensions != operand(op.outputs[0]).dimensions)
+          return HalfKind::kNone;
+        return HalfKind::kAdd;
+      case OperationType::PAD:
+        return op.inputs.size() == 2 && knownFloat4d(op.inputs[0]) && knownFloat4d(op.outputs[0])
+                   ? HalfKind::kPassThrough
+                   : HalfKind::kNone;
+      case OperationType::MAX_POOL_2D: {
+        const size_t n = op.inputs.size();
+        if ((n != 10 && n != 11 && n != 7 && n != 8) || !knownFloat4d(op.inputs[0]) ||
+            !knownFloat4d(op.outputs[0]))
+          return HalfKind::kNone;
+        if (n == 11 || n == 8) {
+          const uint32_t layout = op.inputs[n - 1];
+          const uint8_t* v = constant(layout, 1);
+          if (v == nullptr || *v != 0) return HalfKind::kNone;
+        }
+        return HalfKind::kPassThrough;
+      }
+      default:
+        break;
+    }
     const bool depthwise = op.type == OperationType::DEPTHWISE_CONV_2D;
-    if ((op.type != OperationType::CONV_2D && !depthwise) || op.outputs.size() != 1) return HalfKind::kNone;
+    if (op.type != OperationType::CONV_2D && !depthwise) return HalfKind::kNone;
     conv::Signature sig;
     if (!convSignature(op, &sig) || !nhwc(op, sig)) return HalfKind::kNone;
     const uint32_t in = op.inputs[0], filter = op.inputs[1], bias = op.inputs[2];
@@ -411,53 +448,67 @@ class SubgraphFusion {
     }
     return conv::halfGemmShapePreferred(f[0], c) ? HalfKind::kGemm : HalfKind::kNone;
   }
+  // Whether input `position` of an operation of kind `k` may be float16.
+  static bool halfReadable(HalfKind k, size_t position) {
+    switch (k) {
+      case HalfKind::kAdd: return position <= 1;
+      case HalfKind::kGemm:
+      case HalfKind::kDepthwise:
+      case HalfKind::kPassThrough: return position == 0;
+      default: return false;
+    }
+  }
 
   // In a relaxed model on a processor with the float16 kernels: the float32 temporaries that
-  // one operation with a float16 kernel writes and one other reads as its input become
-  // TENSOR_FLOAT16 (around a depthwise convolution only on both sides, see below). Relaxed precision allows float16 storage as well as
-  // arithmetic; the float16 kernels read and write half the bytes (the 1x1 expansion and the
-  // depthwise layer of an inverted bottleneck pass its widest tensors between them). Returns the
+  // an operation with a float16 kernel writes and only operations with float16 kernels read (at
+  // the inputs those kernels read in float16) become TENSOR_FLOAT16. Relaxed precision allows
+  // float16 storage as well as arithmetic; the kernels read and write half the bytes. This
+  // covers inverted bottlenecks (expansion 1x1 -> depthwise -> projection 1x1) and residual
+  // blocks, whose ADD output feeds the next depthwise layer and the next ADD (and a PAD /
+  // MAX_POOL_2D on the shortcut where the block changes size), so that a backbone's tensors
+  // stay float16 from one convolution to the next; conversions remain only at operations
+  // without a float16 kernel (and at model outputs, which are never retyped). Returns the
   // number of tensors retyped.
   uint32_t storeHalf() {
     if (!shapesReliable_ || !m_.relaxComputationFloat32toFloat16 || !conv::halfGemmAvailable())
       return 0;
     const size_t nOps = sg_.operations.size(), nOperands = sg_.operands.size();
-    std::vector<uint32_t> producer(nOperands, kNoOperation), consumer(nOperands, kNoOperation),
-        uses(nOperands, 0);
-    for (uint32_t i = 0; i < nOps; ++i) {
-      if (removed_[i]) continue;
-      for (uint32_t o : sg_.operations[i].outputs)
-        if (o < nOperands) producer[o] = i;
-      for (uint32_t in : sg_.operations[i].inputs)
-        if (in < nOperands) {
-          ++uses[in];
-          consumer[in] = i;
-        }
-    }
+    std::vector<uint32_t> producer(nOperands, kNoOperation), uses(nOperands, 0);
     std::vector<HalfKind> kind(nOps, HalfKind::kNone);
     for (uint32_t i = 0; i < nOps; ++i)
       if (!removed_[i]) kind[i] = halfKind(sg_.operations[i]);
-    std::vector<uint8_t> half(nOperands, 0);
-    for (uint32_t t = 0; t < nOperands; ++t) {
-      if (operand(t).lifetime != Lifetime::TEMPORARY_VARIABLE || uses[t] != 1 ||
-          producer[t] == kNoOperation || consumer[t] == kNoOperation)
-        continue;
-      const uint32_t p = producer[t], c = consumer[t];
-      if (p == c || kind[p] == HalfKind::kNone || kind[c] == HalfKind::kNone) continue;
-      if (sg_.operations[c].inputs[0] != t) continue;
-      half[t] = 1;
+    // half[t]: may be float16 so far (every reader reads it at a float16-capable input).
+    std::vector<uint8_t> half(nOperands, 1);
+    for (uint32_t i = 0; i < nOps; ++i) {
+      if (removed_[i]) continue;
+      const Operation& op = sg_.operations[i];
+      for (uint32_t o : op.outputs)
+        if (o < nOperands) producer[o] = i;
+      for (size_t k = 0; k < op.inputs.size(); ++k) {
+        const uint32_t in = op.inputs[k];
+        if (in >= nOperands) continue;
+        ++uses[in];
+        if (!halfReadable(kind[i], k)) half[in] = 0;
+      }
     }
-    // A depthwise layer keeps float16 only with float16 on both sides. Its kernel could also
-    // write float32 for a next layer without a float16 kernel (the 1x1 projections to fewer
-    // than 32 channels of the large maps): on hand_landmark_full, 1 thread, that was a further
-    // ~3% faster, but the relaxed result's difference from float32 grew from 0.4% to 1.2% of
-    // the largest output value (tests/tflite_e2e_test.cc allows 1%).
+    for (uint32_t t = 0; t < nOperands; ++t) {
+      if (!half[t]) continue;
+      half[t] = operand(t).lifetime == Lifetime::TEMPORARY_VARIABLE && uses[t] > 0 &&
+                knownFloat4d(t) && producer[t] != kNoOperation &&
+                kind[producer[t]] != HalfKind::kNone;
+    }
+    // A depthwise layer computes in float16 only from a float16 input (its float32 kernel
+    // writes float32). A PAD / MAX_POOL_2D keeps its type. Demote until both hold everywhere.
     for (bool changed = true; changed;) {
       changed = false;
       for (uint32_t i = 0; i < nOps; ++i) {
-        if (kind[i] != HalfKind::kDepthwise) continue;
+        if (removed_[i] || (kind[i] != HalfKind::kDepthwise && kind[i] != HalfKind::kPassThrough))
+          continue;
         const uint32_t in = sg_.operations[i].inputs[0], out = sg_.operations[i].outputs[0];
-        if (half[in] != half[out]) {
+        if (kind[i] == HalfKind::kDepthwise && !half[in] && half[out]) {
+          half[out] = 0;
+          changed = true;
+        } else if (kind[i] == HalfKind::kPassThrough && half[in] != half[out]) {
           half[in] = half[out] = 0;
           changed = true;
         }

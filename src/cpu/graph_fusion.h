@@ -8,10 +8,12 @@
 //    CONV_2D on float32 data is dropped and the convolution reads the float16 constant (its
 //    kernels widen it exactly while packing; a form only this driver's kernels accept).
 //  - in a relaxed model, where the processor has the float16 kernels (AVX512-FP16, not capped
-//    by NNAPI_CPU_ISA), a float32 temporary written by a CONV_2D / DEPTHWISE_CONV_2D with a
-//    float16 kernel and read only by another one as its input becomes TENSOR_FLOAT16 (filters
-//    and biases stay as they are: a form only this driver's kernels accept). This one changes
-//    values within what relaxed precision allows (float16 range and precision).
+//    by NNAPI_CPU_ISA), a float32 temporary written by an operation with a float16 kernel
+//    (1x1 CONV_2D, DEPTHWISE_CONV_2D, same-shape ADD, PAD, MAX_POOL_2D) and read only by such
+//    operations at the inputs their kernels read in float16 becomes TENSOR_FLOAT16 (filters
+//    and biases stay as they are, ADD inputs may differ in type: forms only this driver's
+//    kernels accept). This one changes values within what relaxed precision allows (float16
+//    range and precision).
 // The others apply only to float32 and only where the intermediate tensor is a temporary read by that
 // one operation (not a model output, not read by anyone else), so every other tensor keeps its
 // value; the fused forms compute the same values bit for bit (the kernels clamp with the same

@@ -654,8 +654,9 @@ TEST(CpuFusion, Float32BottleneckKeepsFloat32) {
 }
 
 // A projection to fewer than 32 channels has no float16 kernel: the depthwise layer before it
-// then keeps float32 on both sides (no float16 at all here).
-TEST(CpuFusion, RelaxedNarrowProjectionKeepsFloat32) {
+// reads its float16 input and writes float32 (summed in float32) for it; only the expansion's
+// output is float16.
+TEST(CpuFusion, RelaxedNarrowProjectionReadsFloat32) {
   Graph g;
   const uint32_t x = g.input({1, 12, 12, 16});
   uint32_t side = 0;
@@ -663,8 +664,145 @@ TEST(CpuFusion, RelaxedNarrowProjectionKeepsFloat32) {
   g.output(y, side * side * 8 * 4);
   ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
             ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 1u : 0u);
+  expectRelaxedClose(g);
+}
+
+}  // namespace
+
+namespace {
+
+// 1x1 CONV_2D of `in` ([1,side,side,inC]) to `outC` channels with activation `act`.
+uint32_t pointwise(Graph& g, uint32_t in, uint32_t side, uint32_t inC, uint32_t outC, int32_t act) {
+  const uint32_t out = g.temp({1, side, side, outC});
+  g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {in, g.weights({outC, 1, 1, inC}), g.weights({outC}),
+                    g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(1), g.m.addInt32(1),
+                    g.m.addInt32(act)},
+                   {out});
+  return out;
+}
+// 3x3 DEPTHWISE_CONV_2D (SAME) of `in` ([1,side,side,C]) at `stride`.
+uint32_t depthwise3x3(Graph& g, uint32_t in, uint32_t side, uint32_t C, int32_t stride) {
+  const uint32_t outSide = (side + stride - 1) / stride;
+  const uint32_t out = g.temp({1, outSide, outSide, C});
+  g.m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {in, g.weights({1, 3, 3, C}), g.weights({C}),
+                    g.m.addInt32(ANEURALNETWORKS_PADDING_SAME), g.m.addInt32(stride),
+                    g.m.addInt32(stride), g.m.addInt32(1), g.m.addInt32(kNone)},
+                   {out});
+  return out;
+}
+uint32_t add(Graph& g, uint32_t a, uint32_t b, const std::vector<uint32_t>& dims, int32_t act) {
+  const uint32_t out = g.temp(dims);
+  g.m.addOperation(ANEURALNETWORKS_ADD, {a, b, g.m.addInt32(act)}, {out});
+  return out;
+}
+
+// BlazeFace's residual blocks on [1,16,16,32]: y = RELU(x + 1x1(depthwise(x))), each ADD's
+// output read by the next depthwise layer and the next ADD (here through the size-changing
+// shortcut MAX_POOL_2D 2x2 stride 2 -> PAD of the channels to 48). In a relaxed model every
+// temporary becomes float16 where the processor has the float16 kernels (9 of them; the model
+// output stays float32), and the result stays within relaxed tolerance of float32.
+TEST(CpuFusion, RelaxedResidualBlocksStoreFloat16) {
+  Graph g;
+  const uint32_t x = g.input({1, 16, 16, 32});
+  const uint32_t a = pointwise(g, x, 16, 32, 32, ANEURALNETWORKS_FUSED_RELU);
+  const uint32_t c1 = pointwise(g, depthwise3x3(g, a, 16, 32, 1), 16, 32, 32, kNone);
+  const uint32_t b = add(g, a, c1, {1, 16, 16, 32}, ANEURALNETWORKS_FUSED_RELU);
+  const uint32_t pooled = g.temp({1, 8, 8, 32});
+  g.m.addOperation(ANEURALNETWORKS_MAX_POOL_2D,
+                   {b, g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(2),
+                    g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(kNone)},
+                   {pooled});
+  const uint32_t padded = g.temp({1, 8, 8, 48});
+  g.m.addOperation(ANEURALNETWORKS_PAD,
+                   {pooled, g.m.addConstant<int32_t>(kI32, {4, 2}, {0, 0, 0, 0, 0, 0, 0, 16})},
+                   {padded});
+  const uint32_t c2 = pointwise(g, depthwise3x3(g, b, 16, 32, 2), 8, 32, 48, kNone);
+  const uint32_t e = add(g, padded, c2, {1, 8, 8, 48}, ANEURALNETWORKS_FUSED_RELU6);
+  const uint32_t y = pointwise(g, e, 8, 48, 32, kNone);
+  g.output(y, 8 * 8 * 32 * 4);
+  ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 9u : 0u);
+  expectRelaxedClose(g);
+}
+
+// An ADD of a float32 model input and a float16 temporary, writing the float32 model output
+// (the mixed form only the float16 ADD kernel takes).
+TEST(CpuFusion, RelaxedAddOfFloat32AndFloat16) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 32});
+  const uint32_t t = pointwise(g, x, 8, 32, 32, kNone);
+  const uint32_t y = add(g, x, t, {1, 8, 8, 32}, kNone);
+  g.output(y, 8 * 8 * 32 * 4);
+  ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 1u : 0u);
+  expectRelaxedClose(g);
+}
+
+// Broadcasting ADDs and tensors read by an operation without a float16 kernel keep float32.
+TEST(CpuFusion, RelaxedBroadcastAddKeepsFloat32) {
+  Graph g;
+  const uint32_t x = g.input({1, 8, 8, 32});
+  const uint32_t t = pointwise(g, x, 8, 32, 32, kNone);
+  const uint32_t y = add(g, t, g.weights({32}), {1, 8, 8, 32}, kNone);
+  const uint32_t z = unary(g, ANEURALNETWORKS_LOGISTIC, y, {1, 8, 8, 32});
+  g.output(z, 8 * 8 * 32 * 4);
+  ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+            ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(g.fusions().halfTensors, 0u);
   expectRelaxedClose(g);
+}
+
+}  // namespace
+
+namespace {
+
+// TENSOR_FLOAT16 PAD of the channels (the 2-byte masked-copy path, 30 -> 68 channels over more
+// than one 32-lane chunk, with H padding) and MAX_POOL_2D 2x2 / 3x3 (the float16 kernel): the
+// fast device gives the reference device's bits (copies and maxima are exact).
+TEST(CpuFusion, Float16PadAndMaxPoolEqualReferenceBitwise) {
+  Graph g;
+  const std::vector<uint32_t> in = {2, 9, 10, 30}, padded = {2, 10, 10, 68};
+  const uint32_t x = g.m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT16, in);
+  std::vector<uint16_t> xv;
+  for (float f : randomFloats(count(in), 77)) {
+    const _Float16 h = static_cast<_Float16>(4 * f);
+    uint16_t bits;
+    memcpy(&bits, &h, 2);
+    xv.push_back(bits);
+  }
+  g.inputs.push_back(bytesOf(xv));
+  g.inputIndexes.push_back(x);
+  const uint32_t p = g.m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT16, padded);
+  g.m.addOperation(ANEURALNETWORKS_PAD,
+                   {x, g.m.addConstant<int32_t>(kI32, {4, 2}, {0, 0, 1, 0, 0, 0, 3, 35})}, {p});
+  const uint32_t pool2 = g.m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT16, {2, 5, 5, 68});
+  g.m.addOperation(ANEURALNETWORKS_MAX_POOL_2D,
+                   {p, g.m.addInt32(ANEURALNETWORKS_PADDING_VALID), g.m.addInt32(2),
+                    g.m.addInt32(2), g.m.addInt32(2), g.m.addInt32(2),
+                    g.m.addInt32(ANEURALNETWORKS_FUSED_RELU6)},
+                   {pool2});
+  const uint32_t pool3 = g.m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT16, {2, 5, 5, 68});
+  g.m.addOperation(ANEURALNETWORKS_MAX_POOL_2D,
+                   {p, g.m.addInt32(ANEURALNETWORKS_PADDING_SAME), g.m.addInt32(2),
+                    g.m.addInt32(2), g.m.addInt32(3), g.m.addInt32(3), g.m.addInt32(kNone)},
+                   {pool3});
+  g.output(p, count(padded) * 2, false);
+  g.output(pool2, 2 * 5 * 5 * 68 * 2, false);
+  g.output(pool3, 2 * 5 * 5 * 68 * 2, false);
+  g.finish();
+  const nntest::RunResult fast = runOn(g, "nnapi-cpu", true);
+  const nntest::RunResult ref = runOn(g, "nnapi-cpu-reference", true);
+  ASSERT_EQ(fast.status, ANEURALNETWORKS_NO_ERROR) << fast.step;
+  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+  ASSERT_EQ(fast.outputs.size(), 3u);
+  EXPECT_EQ(fast.outputs[0], ref.outputs[0]) << "PAD";
+  EXPECT_EQ(fast.outputs[1], ref.outputs[1]) << "MAX_POOL_2D 2x2";
+  EXPECT_EQ(fast.outputs[2], ref.outputs[2]) << "MAX_POOL_2D 3x3";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/elementwise.h"
+#include "cpu/kernels/eltwise_half.h"
 #include "spec/ops/common.h"
 #include "spec/ops/elementwise_quant.h"
 
@@ -132,6 +133,11 @@ Status runBinary(OpContext& ctx, Path path) {
   if (t == OperandType::TENSOR_INT32 && activation != 0)
     return ctx.fail("input 2: fused activation must be NONE for TENSOR_INT32, got %d", activation);
   const BinOp op = binOpOf(ctx.type());
+  // Float16 storage of a relaxed model's residual blocks (graph_fusion.h): types may differ.
+  if (path == Path::kFast && half_ops::addTakes(ctx)) {
+    half_ops::add(ctx, activation);
+    return kOk;
+  }
   switch (t) {
     case OperandType::TENSOR_FLOAT32: return executeFloat<float>(ctx, path, op, activation);
     case OperandType::TENSOR_FLOAT16: return executeFloat<Half>(ctx, path, op, activation);

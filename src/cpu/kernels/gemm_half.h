@@ -33,7 +33,8 @@ bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
 bool halfGemmShapePreferred(uint32_t n, uint32_t k);
 
 // The float16 depthwise convolution (depth multiplier 1, NHWC, float16 input; float16 output, or
-// float32 (`outF` instead of `out`) where the next layer has no float16 kernel; only
+// float32 (`outF` instead of `out`, then summed in float32) where the next layer has no float16
+// kernel; only
 // in relaxed models, whose temporaries between such layers the CPU driver stores in float16,
 // graph_fusion.h). Where halfGemmAvailable(); taken for at least kHalfDwMinChannels channels
 // (with fewer most of each 32-lane vector would be empty: the float32 kernel does as well).

@@ -55,6 +55,35 @@ __attribute__((target("avx512f"))) void padPixels32Avx512(uint8_t* dst, const ui
   }
 }
 
+// padPixels32Avx512 for 2-byte elements (the float16 temporaries of relaxed models, see
+// graph_fusion.h): 32-lane chunks, outEl <= 512.
+__attribute__((target("avx512f,avx512bw"))) void padPixels16Avx512(uint8_t* dst, const uint8_t* src,
+                                                                 size_t pixels, uint32_t headEl,
+                                                                 uint32_t inEl, uint32_t outEl) {
+  int16_t* out = reinterpret_cast<int16_t*>(dst);
+  const uintptr_t in = reinterpret_cast<uintptr_t>(src);
+  __mmask32 store[16], valid[16];
+  const uint32_t chunks = (outEl + 31) / 32;
+  for (uint32_t i = 0; i < chunks; ++i) {
+    const int64_t j = int64_t{32} * i;
+    const int64_t lanes = outEl - j < 32 ? outEl - j : 32;
+    int64_t lo = int64_t{headEl} - j, hi = int64_t{headEl} + inEl - j;
+    lo = lo < 0 ? 0 : lo > lanes ? lanes : lo;
+    hi = hi < lo ? lo : hi > lanes ? lanes : hi;
+    auto bits = [](int64_t n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; };
+    store[i] = static_cast<__mmask32>(bits(lanes));
+    valid[i] = static_cast<__mmask32>(bits(hi) & ~bits(lo));
+  }
+  for (size_t p = 0; p < pixels; ++p, out += outEl) {
+    const uintptr_t row = in + p * inEl * sizeof(int16_t) - uintptr_t{headEl} * 2;
+    for (uint32_t i = 0; i < chunks; ++i) {
+      const __m512i v = _mm512_maskz_loadu_epi16(
+          valid[i], reinterpret_cast<const void*>(row + uintptr_t{i} * 64));
+      _mm512_mask_storeu_epi16(out + 32 * i, store[i], v);
+    }
+  }
+}
+
 Status execute(OpContext& ctx) {
   const Shape& inShape = ctx.inputShape(0);
   const Shape& outShape = ctx.outputShape(0);
@@ -89,6 +118,8 @@ Status execute(OpContext& ctx) {
   };
   const bool wide32 = es == 4 && fill == 0 && before[2] == 0 && od[2] == id[2] &&
                       od[3] != id[3] && od[3] <= 256 && isaLevel() >= IsaLevel::kAvx512;
+  const bool wide16 = es == 2 && fill == 0 && before[2] == 0 && od[2] == id[2] &&
+                      od[3] != id[3] && od[3] <= 512 && isaLevel() >= IsaLevel::kAvx512;
   // Output rows (over the first three dims) are either entirely padding or hold one input row;
   // one unit is one (a, b) block of od[2] rows.
   auto units = [=](size_t begin, size_t end) {
@@ -101,9 +132,10 @@ Status execute(OpContext& ctx) {
         memset(row, fill, size_t(od[2]) * orow);
         continue;
       }
-      if (wide32) {  // no W padding: the od[2] output rows follow one another
-        padPixels32Avx512(row, src + ((size_t(a - before[0]) * id[1] + (b - before[1])) * id[2]) * irow,
-                          od[2], before[3], id[3], od[3]);
+      if (wide32 || wide16) {  // no W padding: the od[2] output rows follow one another
+        const uint8_t* s = src + ((size_t(a - before[0]) * id[1] + (b - before[1])) * id[2]) * irow;
+        if (wide32) padPixels32Avx512(row, s, od[2], before[3], id[3], od[3]);
+        else padPixels16Avx512(row, s, od[2], before[3], id[3], od[3]);
         continue;
       }
       for (uint32_t c = 0; c < od[2]; ++c, row += orow) {

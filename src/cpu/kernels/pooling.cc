@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/kernels/eltwise_half.h"
 #include "cpu/kernels/vectorize.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/common.h"
@@ -212,9 +213,10 @@ void poolAnyLayout(const T* in, T* out, const PoolGeometry& g, const PoolParams&
   nhwcToNchw(tout.data(), g, g.outH, g.outW, out);
 }
 
-// `pool` is null on the reference device: one thread, rows in order (same arithmetic).
+// `pool` is null on the reference device: one thread, rows in order (same arithmetic). `fast`:
+// the fast device (float16 max pooling on its own kernel where available).
 template <PoolKind K>
-Status runPool(OpContext& ctx, ThreadPool* pool) {
+Status runPool(OpContext& ctx, ThreadPool* pool, bool fast) {
   PoolParams p;
   PoolGeometry g;
   NN_RETURN_IF_ERROR(readPoolParams(ctx, &p, &g));
@@ -229,6 +231,10 @@ Status runPool(OpContext& ctx, ThreadPool* pool) {
       return kOk;
     }
     case OperandType::TENSOR_FLOAT16: {
+      if (K == PoolKind::kMax && fast && half_ops::maxPoolTakes(ctx, p)) {
+        half_ops::maxPool(ctx, p, g);
+        return kOk;
+      }
       Bounds<float> b;
       activationRangeFloat(p.activation, &b.lo, &b.hi);
       const size_t inCount = static_cast<size_t>(ctx.inputShape(0).count());
@@ -265,11 +271,11 @@ Status runPool(OpContext& ctx, ThreadPool* pool) {
 
 template <PoolKind K>
 Status executePool(OpContext& ctx) {
-  return runPool<K>(ctx, ctx.threadPool());
+  return runPool<K>(ctx, ctx.threadPool(), true);
 }
 template <PoolKind K>
 Status executePoolReference(OpContext& ctx) {
-  return runPool<K>(ctx, nullptr);
+  return runPool<K>(ctx, nullptr, false);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // vector. For each output pixel, up to four 32-channel vectors are computed at once (four
 // independent accumulator chains; neighbouring pixels' chains overlap in the out-of-order
 // window), every tap a float16 load and one FMA: with float16 data in memory the kernel reads
-// and writes half the bytes of the float32 one, and its FMAs do twice the lanes.
+// and writes half the bytes of the float32 one, and its FMAs do twice the lanes. A float32
+// output (read by a layer without a float16 kernel) is summed in float32 (slideWide, pixelWide).
 // Compiled with the AVX-512 and AVX512-FP16 flags; include rules as in conv_isa.h.
 #include <cstddef>
 #include <cstdint>
@@ -124,6 +125,122 @@ inline void slide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCoun
           outF != nullptr ? outF + j * outStep : nullptr);
 }
 
+// The float32-accumulating forms (a float32 output, read by a layer without a float16
+// kernel): the float16 inputs, weights and bias widened exactly, the taps summed in float32, so
+// that such a layer adds only the rounding of its float16 input and weights, not a float16 sum
+// (a depthwise layer in float16 arithmetic before the narrow float32 projections of
+// hand_landmark_full moved its outputs by 1.1% of their largest value, more than the 1% its
+// relaxed agreement test allows).
+inline void widen(__m512i bits, __m512* low, __m512* high) {
+  *low = _mm512_cvtph_ps(_mm512_castsi512_si256(bits));
+  *high = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(bits, 1));
+}
+inline void storeWide(__m512 r0, __m512 r1, __mmask32 m, __m512 lo, __m512 hi, float* outF) {
+  _mm512_mask_storeu_ps(outF, static_cast<__mmask16>(m), _mm512_min_ps(_mm512_max_ps(r0, lo), hi));
+  _mm512_mask_storeu_ps(outF + 16, static_cast<__mmask16>(m >> 16),
+                        _mm512_min_ps(_mm512_max_ps(r1, lo), hi));
+}
+inline __m512 widenBound(__m512h b) { return _mm512_cvtxph_ps(_mm512_castph512_ph256(b)); }
+// 32 float16 lanes (masked by m) loaded and widened as two halves, each a masked 16-lane load
+// converted on its own (no shuffle of a 32-lane vector).
+inline void widenLoad(const uint16_t* p, __mmask32 m, __m512* low, __m512* high) {
+  *low = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>(m), p));
+  *high = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>(m >> 16), p + 16));
+}
+
+// slide() accumulating in float32 (two 16-lane sums per 32 channels, H of them: 1 where only
+// the low 16 lanes are used, the 16 channels past a multiple of 32), float32 output.
+template <int NB, int FW, int S, bool EDGE, int H>
+inline void slideWideHalves(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCount,
+                            const uint16_t* w, size_t wStride, const uint16_t* bias, __mmask32 m,
+                            __m512h loH, __m512h hiH, float* outF, size_t outStep, int32_t col0,
+                            int32_t inW) {
+  __m512 acc[NB][H];
+  __m512 b[2];
+  widen(_mm512_loadu_si512(bias), &b[0], &b[1]);
+#pragma GCC unroll 8
+  for (int j = 0; j < NB; ++j)
+    for (int h = 0; h < H; ++h) acc[j][h] = b[h];
+  for (int32_t kh = 0; kh < khCount; ++kh) {
+    const uint16_t* row = in + static_cast<size_t>(kh) * rowStep;
+    const uint16_t* wr = w + static_cast<size_t>(kh) * FW * wStride;
+    __m512 wv[FW][2];
+#pragma GCC unroll 5
+    for (int kw = 0; kw < FW; ++kw) widen(_mm512_loadu_si512(wr + kw * wStride), &wv[kw][0], &wv[kw][1]);
+#pragma GCC unroll 24
+    for (int i = 0; i < S * (NB - 1) + FW; ++i) {
+      if (EDGE && (col0 + i < 0 || col0 + i >= inW)) continue;
+      __m512 x[2];
+      if (H == 2) {
+        widenLoad(row + i * pix, m, &x[0], &x[1]);
+      } else {
+        x[0] = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(static_cast<__mmask16>(m), row + i * pix));
+      }
+#pragma GCC unroll 8
+      for (int j = 0; j < NB; ++j) {
+        const int kw = i - j * S;
+        if (kw >= 0 && kw < FW)
+          for (int h = 0; h < H; ++h) acc[j][h] = _mm512_fmadd_ps(x[h], wv[kw][h], acc[j][h]);
+      }
+    }
+  }
+  const __m512 lo = widenBound(loH), hi = widenBound(hiH);
+#pragma GCC unroll 8
+  for (int j = 0; j < NB; ++j) {
+    float* o = outF + j * outStep;
+    _mm512_mask_storeu_ps(o, static_cast<__mmask16>(m), _mm512_min_ps(_mm512_max_ps(acc[j][0], lo), hi));
+    if (H == 2)
+      _mm512_mask_storeu_ps(o + 16, static_cast<__mmask16>(m >> 16),
+                            _mm512_min_ps(_mm512_max_ps(acc[j][H - 1], lo), hi));
+  }
+}
+template <int NB, int FW, int S, bool EDGE>
+inline void slideWide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCount,
+                      const uint16_t* w, size_t wStride, const uint16_t* bias, __mmask32 m,
+                      __m512h loH, __m512h hiH, uint16_t*, float* outF, size_t outStep,
+                      int32_t col0, int32_t inW) {
+  if ((m >> 16) == 0)
+    slideWideHalves<NB, FW, S, EDGE, 1>(in, pix, rowStep, khCount, w, wStride, bias, m, loH, hiH,
+                                        outF, outStep, col0, inW);
+  else
+    slideWideHalves<NB, FW, S, EDGE, 2>(in, pix, rowStep, khCount, w, wStride, bias, m, loH, hiH,
+                                        outF, outStep, col0, inW);
+}
+
+// pixel() accumulating in float32, float32 output.
+template <int NV>
+inline void pixelWide(const uint16_t* in, size_t tapStepW, size_t tapStepH, const uint16_t* w,
+                      size_t wStride, uint32_t filterW, int32_t khCount, int32_t kwCount,
+                      const uint16_t* bias, __mmask32 lastMask, __m512h loH, __m512h hiH,
+                      float* outF) {
+  __m512 acc[NV][2];
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) widen(_mm512_loadu_si512(bias + 32 * v), &acc[v][0], &acc[v][1]);
+  for (int32_t kh = 0; kh < khCount; ++kh) {
+    const uint16_t* row = in + kh * tapStepH;
+    const uint16_t* wr = w + static_cast<size_t>(kh) * filterW * wStride;
+    for (int32_t kw = 0; kw < kwCount; ++kw) {
+      const uint16_t* p = row + kw * tapStepW;
+      const uint16_t* q = wr + kw * wStride;
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        const __mmask32 m = v == NV - 1 ? lastMask : __mmask32(0xFFFFFFFFu);
+        __m512 x0, x1, f0, f1;
+        widenLoad(p + 32 * v, m, &x0, &x1);
+        widen(_mm512_loadu_si512(q + 32 * v), &f0, &f1);
+        acc[v][0] = _mm512_fmadd_ps(x0, f0, acc[v][0]);
+        acc[v][1] = _mm512_fmadd_ps(x1, f1, acc[v][1]);
+      }
+    }
+  }
+  const __m512 lo = widenBound(loH), hi = widenBound(hiH);
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) {
+    const __mmask32 m = v == NV - 1 ? lastMask : __mmask32(0xFFFFFFFFu);
+    storeWide(acc[v][0], acc[v][1], m, lo, hi, outF + 32 * v);
+  }
+}
+
 using SlideFn = void (*)(const uint16_t*, size_t, size_t, int32_t, const uint16_t*, size_t,
                          const uint16_t*, __mmask32, __m512h, __m512h, uint16_t*, float*,
                          size_t, int32_t, int32_t);
@@ -134,23 +251,37 @@ using SlideFn = void (*)(const uint16_t*, size_t, size_t, int32_t, const uint16_
 struct Slides {
   SlideFn fn[2][4] = {};
 };
-template <int FW, int S>
+template <int FW, int S, bool WIDE>
 Slides slides() {
   Slides s;
-  s.fn[0][0] = slide<8, FW, S, false>;
-  s.fn[0][1] = slide<4, FW, S, false>;
-  s.fn[0][2] = slide<2, FW, S, false>;
-  s.fn[0][3] = slide<1, FW, S, false>;
-  s.fn[1][0] = slide<8, FW, S, true>;
-  s.fn[1][1] = slide<4, FW, S, true>;
-  s.fn[1][2] = slide<2, FW, S, true>;
-  s.fn[1][3] = slide<1, FW, S, true>;
+  if constexpr (WIDE) {
+    s.fn[0][0] = slideWide<8, FW, S, false>;
+    s.fn[0][1] = slideWide<4, FW, S, false>;
+    s.fn[0][2] = slideWide<2, FW, S, false>;
+    s.fn[0][3] = slideWide<1, FW, S, false>;
+    s.fn[1][0] = slideWide<8, FW, S, true>;
+    s.fn[1][1] = slideWide<4, FW, S, true>;
+    s.fn[1][2] = slideWide<2, FW, S, true>;
+    s.fn[1][3] = slideWide<1, FW, S, true>;
+  } else {
+    s.fn[0][0] = slide<8, FW, S, false>;
+    s.fn[0][1] = slide<4, FW, S, false>;
+    s.fn[0][2] = slide<2, FW, S, false>;
+    s.fn[0][3] = slide<1, FW, S, false>;
+    s.fn[1][0] = slide<8, FW, S, true>;
+    s.fn[1][1] = slide<4, FW, S, true>;
+    s.fn[1][2] = slide<2, FW, S, true>;
+    s.fn[1][3] = slide<1, FW, S, true>;
+  }
   return s;
 }
+template <bool WIDE>
 Slides slidesFor(uint32_t filterW, int32_t strideW, int32_t dilationW) {
   if (dilationW != 1) return {};
-  if (filterW == 3) return strideW == 1 ? slides<3, 1>() : strideW == 2 ? slides<3, 2>() : Slides{};
-  if (filterW == 5) return strideW == 1 ? slides<5, 1>() : strideW == 2 ? slides<5, 2>() : Slides{};
+  if (filterW == 3)
+    return strideW == 1 ? slides<3, 1, WIDE>() : strideW == 2 ? slides<3, 2, WIDE>() : Slides{};
+  if (filterW == 5)
+    return strideW == 1 ? slides<5, 1, WIDE>() : strideW == 2 ? slides<5, 2, WIDE>() : Slides{};
   return {};
 }
 
@@ -163,7 +294,10 @@ void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t r
   const __m512h hi = _mm512_set1_ph(static_cast<_Float16>(a.outputMax));
   const size_t tapStepW = static_cast<size_t>(a.dilationW) * C;
   const size_t tapStepH = static_cast<size_t>(a.dilationH) * a.inW * C;
-  const Slides slide = slidesFor(a.filterW, a.strideW, a.dilationW);
+  // A float32 output is summed in float32 (see slideWide).
+  const bool wide = a.outF != nullptr;
+  const Slides slide = wide ? slidesFor<true>(a.filterW, a.strideW, a.dilationW)
+                            : slidesFor<false>(a.filterW, a.strideW, a.dilationW);
   for (uint32_t row = rowBegin; row < rowEnd; ++row) {
     const uint32_t b = row / a.outH, oh = row % a.outH;
     const int32_t ih0 = static_cast<int32_t>(oh) * a.strideH - a.padTop;
@@ -225,6 +359,18 @@ void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t r
       const int32_t khCount = khEnd - khBegin, kwCount = kwEnd - kwBegin;
       for (uint32_t c = 0; c < C;) {
         const uint32_t left = C - c;
+        if (wide) {
+          const uint32_t nv = left > 32 ? 2 : 1;
+          const __mmask32 lastMask = laneMask32(left - 32 * (nv - 1));
+          if (nv == 2)
+            pixelWide<2>(first + c, tapStepW, tapStepH, w + c, wStride, a.filterW, khCount,
+                         kwCount, a.bias + c, lastMask, lo, hi, outF + c);
+          else
+            pixelWide<1>(first + c, tapStepW, tapStepH, w + c, wStride, a.filterW, khCount,
+                         kwCount, a.bias + c, lastMask, lo, hi, outF + c);
+          c += 32 * nv;
+          continue;
+        }
         const uint32_t nv = left > 96 ? 4 : (left + 31) / 32;
         const __mmask32 lastMask = laneMask32(left - 32 * (nv - 1));
         switch (nv) {

@@ -82,7 +82,7 @@ struct DepthwiseHalfArgs {
   const uint16_t* bias;    // [channels rounded up to kHalfDwLanes]
   float outputMin, outputMax;
   uint16_t* out;           // [batches][outH][outW][channels]
-  float* outF;             // instead of out: the float16 results widened to float32
+  float* outF;             // instead of out: float32 results, the taps summed in float32
 };
 namespace isa_avx512fp16 {
 void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd);

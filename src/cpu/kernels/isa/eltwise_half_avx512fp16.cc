@@ -1,0 +1,109 @@
+// ADD and MAX_POOL_2D on the float16 temporaries of relaxed models (eltwise_half_isa.h).
+// Compiled with the AVX-512 and AVX512-FP16 flags; include rules as in conv_isa.h.
+#include <cstddef>
+#include <cstdint>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include "cpu/kernels/isa/eltwise_half_isa.h"
+
+namespace nn {
+namespace isa_avx512fp16 {
+namespace {
+
+inline __mmask16 mask16(size_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
+inline __mmask32 mask32(uint32_t n) {
+  return n >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << n) - 1);
+}
+
+// 16 lanes of one input as float32.
+inline __m512 load16(const uint16_t* h, const float* f, size_t i, __mmask16 m) {
+  if (h != nullptr) return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, h + i));
+  return _mm512_maskz_loadu_ps(m, f + i);
+}
+
+// Both inputs of one form, the output of one form: the loop below has no per-element branch.
+template <bool AH, bool BH, bool OH>
+void addLoop(const AddHalfArgs& a, size_t begin, size_t end) {
+  const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
+  for (size_t i = begin; i < end; i += 16) {
+    const __mmask16 m = mask16(end - i);
+    const __m512 x = AH ? _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, a.ah + i))
+                        : _mm512_maskz_loadu_ps(m, a.af + i);
+    const __m512 y = BH ? _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, a.bh + i))
+                        : _mm512_maskz_loadu_ps(m, a.bf + i);
+    // max(lo, s) and min(hi, .) return s where s is NaN (the second operand).
+    const __m512 s = _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(x, y)));
+    if (OH) {
+      _mm256_mask_storeu_epi16(a.oh + i, m,
+                               _mm512_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    } else {
+      _mm512_mask_storeu_ps(a.of + i, m, s);
+    }
+  }
+}
+
+}  // namespace
+
+void addHalf(const AddHalfArgs& a, size_t begin, size_t end) {
+  const int form = (a.ah != nullptr ? 4 : 0) | (a.bh != nullptr ? 2 : 0) | (a.oh != nullptr ? 1 : 0);
+  switch (form) {
+    case 0: addLoop<false, false, false>(a, begin, end); break;
+    case 1: addLoop<false, false, true>(a, begin, end); break;
+    case 2: addLoop<false, true, false>(a, begin, end); break;
+    case 3: addLoop<false, true, true>(a, begin, end); break;
+    case 4: addLoop<true, false, false>(a, begin, end); break;
+    case 5: addLoop<true, false, true>(a, begin, end); break;
+    case 6: addLoop<true, true, false>(a, begin, end); break;
+    default: addLoop<true, true, true>(a, begin, end); break;
+  }
+}
+
+void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd) {
+  const uint32_t C = a.channels;
+  const __m512h lo = _mm512_set1_ph(static_cast<_Float16>(a.outputMin));
+  const __m512h hi = _mm512_set1_ph(static_cast<_Float16>(a.outputMax));
+  const __m512h lowest = _mm512_set1_ph(static_cast<_Float16>(-__builtin_inff16()));
+  for (uint32_t row = rowBegin; row < rowEnd; ++row) {
+    const uint32_t b = row / a.outH, oh = row % a.outH;
+    const int32_t ih0 = static_cast<int32_t>(oh) * a.strideH - a.padTop;
+    const int32_t khBegin = ih0 < 0 ? -ih0 : 0;
+    const int32_t khEnd = static_cast<int32_t>(a.inH) - ih0 < static_cast<int32_t>(a.filterH)
+                              ? static_cast<int32_t>(a.inH) - ih0
+                              : static_cast<int32_t>(a.filterH);
+    const uint16_t* image = a.in + static_cast<size_t>(b) * a.inH * a.inW * C;
+    uint16_t* outRow = a.out + static_cast<size_t>(row) * a.outW * C;
+    for (uint32_t ow = 0; ow < a.outW; ++ow) {
+      const int32_t iw0 = static_cast<int32_t>(ow) * a.strideW - a.padLeft;
+      const int32_t kwBegin = iw0 < 0 ? -iw0 : 0;
+      const int32_t kwEnd = static_cast<int32_t>(a.inW) - iw0 < static_cast<int32_t>(a.filterW)
+                                ? static_cast<int32_t>(a.inW) - iw0
+                                : static_cast<int32_t>(a.filterW);
+      uint16_t* out = outRow + static_cast<size_t>(ow) * C;
+      // A window wholly in the padding gives the clamped zero, as in the float32 kernel.
+      const bool empty = khBegin >= khEnd || kwBegin >= kwEnd;
+      for (uint32_t c = 0; c < C; c += 32) {
+        const __mmask32 m = mask32(C - c);
+        __m512h acc = empty ? _mm512_setzero_ph() : lowest;
+        for (int32_t kh = khBegin; kh < khEnd; ++kh) {
+          const uint16_t* p = image + (static_cast<size_t>(ih0 + kh) * a.inW + (iw0 + kwBegin)) * C + c;
+          for (int32_t kw = kwBegin; kw < kwEnd; ++kw, p += C) {
+            const __m512h x = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p));
+            // max(x, acc) returns acc where x is NaN: NaN taps are skipped, as std::max(acc, x)
+            // in the float32 kernel does.
+            acc = _mm512_max_ph(x, acc);
+          }
+        }
+        const __m512h r = _mm512_min_ph(hi, _mm512_max_ph(lo, acc));
+        _mm512_mask_storeu_epi16(out + c, m, _mm512_castph_si512(r));
+      }
+    }
+  }
+}
+
+}  // namespace isa_avx512fp16
+}  // namespace nn
