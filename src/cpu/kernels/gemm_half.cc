@@ -60,6 +60,16 @@ bool halfArithmeticAllowed(const OpContext& ctx) {
   return ctx.relaxed() || ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
 }
 
+namespace {
+// Measured with the 64-column tiles: at least 32 output channels filling 32-lane vectors to
+// 3/4 or more, k >= 12 (32 and 48 columns now run on the narrow kernel, at about the same
+// speed: 24x24x64->32 1.04 against 1.01 with float32 data).
+bool wideRule(uint32_t n, uint32_t k) {
+  const uint32_t lanes = (n + 31) / 32 * 32;
+  return n >= 32 && 4 * n >= 3 * lanes && k >= 12;
+}
+}  // namespace
+
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g) {
   // nnapi_bench_direct --half, one thread, the 1x1 layers of the MediaPipe models: 0.5-0.7x
   // the float32 panel GEMM's time with many channels, 0.85-1.0 with k <= 48 (the per-row
@@ -73,7 +83,7 @@ bool halfGemmPreferred(const OpContext& ctx, const Geometry& g) {
   const uint32_t n = g.outC, k = g.filterH * g.filterW * g.inC;
   const bool halfData = ctx.inputType(0) == OperandType::TENSOR_FLOAT16 ||
                         ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;
-  if (halfData || !halfGemmNarrow(n)) return halfGemmShapePreferred(n, k);
+  if (halfData || !halfGemmNarrow(n) || wideRule(n, k)) return halfGemmShapePreferred(n, k);
   return n >= kHalfNarrowGroup && k >= 64;
 }
 
@@ -87,9 +97,8 @@ bool halfGemmShapePreferred(uint32_t n, uint32_t k) {
   // then moved 0.98% from float32 (tests/tflite_e2e_test.cc allows 1%; 0.75% from k = 48; on
   // other random inputs both these rules and the previous ones reach 1-1.8% on the hand
   // models' presence and handedness scalars, near 0: they are sigmoids of logits).
-  if (halfGemmNarrow(n)) return n >= kHalfNarrowGroup && k >= 48;
-  const uint32_t lanes = (n + 31) / 32 * 32;
-  return 4 * n >= 3 * lanes && k >= 12;
+  if (wideRule(n, k)) return true;
+  return halfGemmNarrow(n) && n >= kHalfNarrowGroup && k >= 48;
 }
 
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g) {
