@@ -178,7 +178,9 @@ void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int3
   // Each slot converts its rows to float16 in its own scratch region (one per thread).
   ks.slots.reserve(pool != nullptr ? static_cast<size_t>(std::max(1, pool->numThreads())) : 1,
                    scratchBytes);
-  splitPanelGemm(pool, args.m, w.n, w.k, kHalfTileN, kHalfRowAlign,
+  // Split by rows at any row: with kHalfRowAlign-row units the 49 rows of a 7x7 map went
+  // 32 / 17 to two threads (the register blocks even out any count of rows).
+  splitPanelGemm(pool, args.m, w.n, w.k, kHalfTileN, 1,
                  [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
                    isa_avx512fp16::gemmHalfPanels(args, r0, r1, t0, t1,
                                                   ks.slots.slot<uint32_t>(slot));
