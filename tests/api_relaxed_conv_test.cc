@@ -1,7 +1,7 @@
 // 1x1 CONV_2D layers the fast device computes in float16 where the processor has
 // AVX512-FP16 (relaxed float32 models, TENSOR_FLOAT16 models; src/cpu/kernels/gemm_half.cc),
-// through the public C API: shapes with at least 32 output channels (the conformance vectors
-// have none), against a double reference with the conformance vectors' relaxed tolerance
+// through the public C API: shapes with at least 32 output channels, and narrow ones (8..48
+// output channels, the narrow kernel; k >= 64) (the conformance vectors have none), against a double reference with the conformance vectors' relaxed tolerance
 // (|got - want| <= 5 * 2^-10 * (1 + |want|)). Inputs and weights are positive, so no sum
 // cancels and that tolerance, relative to |want|, is a fair float16 bound. The same models
 // not relaxed stay within float32's. Passes on any processor (without AVX512-FP16, or with
@@ -117,7 +117,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape1x1{2, 5, 5, 200, 72, ANEURALNETWORKS_FUSED_NONE},
                       Shape1x1{1, 16, 16, 24, 144, ANEURALNETWORKS_FUSED_RELU6},
                       Shape1x1{1, 3, 4, 1100, 96, ANEURALNETWORKS_FUSED_RELU},
-                      Shape1x1{1, 8, 8, 16, 64, ANEURALNETWORKS_FUSED_NONE}),
+                      Shape1x1{1, 8, 8, 16, 64, ANEURALNETWORKS_FUSED_NONE},
+                      Shape1x1{1, 14, 13, 144, 24, ANEURALNETWORKS_FUSED_NONE},
+                      Shape1x1{1, 9, 7, 64, 8, ANEURALNETWORKS_FUSED_NONE},
+                      Shape1x1{2, 6, 5, 240, 40, ANEURALNETWORKS_FUSED_RELU}),
     [](const ::testing::TestParamInfo<Shape1x1>& info) {
       const Shape1x1& s = info.param;
       return "b" + std::to_string(s.batches) + "_" + std::to_string(s.h) + "x" +

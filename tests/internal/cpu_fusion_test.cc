@@ -653,15 +653,15 @@ TEST(CpuFusion, Float32BottleneckKeepsFloat32) {
   expectSameResults(g);
 }
 
-// A projection to fewer than 32 channels has no float16 kernel: the depthwise layer before it
+// A projection to fewer than 8 channels has no float16 kernel: the depthwise layer before it
 // reads its float16 input and writes float32 (summed in float32) for it; only the expansion's
 // output is float16.
 TEST(CpuFusion, RelaxedNarrowProjectionReadsFloat32) {
   Graph g;
   const uint32_t x = g.input({1, 12, 12, 16});
   uint32_t side = 0;
-  const uint32_t y = bottleneck(g, x, 1, 8, &side);
-  g.output(y, side * side * 8 * 4);
+  const uint32_t y = bottleneck(g, x, 1, 4, &side);
+  g.output(y, side * side * 4 * 4);
   ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
             ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 1u : 0u);
@@ -755,6 +755,22 @@ TEST(CpuFusion, RelaxedBroadcastAddKeepsFloat32) {
             ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(g.fusions().halfTensors, 0u);
   expectRelaxedClose(g);
+}
+
+// Projections to 8..31 channels (k = 64 here) have the float16 GEMM's narrow kernel: the
+// bottleneck's temporaries become float16 as with 32 channels.
+TEST(CpuFusion, RelaxedNarrowProjectionStoresFloat16) {
+  for (uint32_t outC : {8u, 16u, 24u}) {
+    Graph g;
+    const uint32_t x = g.input({1, 12, 12, 16});
+    uint32_t side = 0;
+    const uint32_t y = bottleneck(g, x, 1, outC, &side);
+    g.output(y, side * side * outC * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 2u : 0u) << outC;
+    expectRelaxedClose(g);
+  }
 }
 
 }  // namespace

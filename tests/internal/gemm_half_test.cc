@@ -149,6 +149,40 @@ TEST(HalfGemm, Float16DataMatchesDoubleReference) {
           true);
 }
 
+// The narrow kernel (up to kHalfNarrowMaxN output columns: 4-row groups times 8-column groups
+// in one vector): every column count 1..48 (groups 1..6, the last one partly empty), row counts
+// that leave 1, 2 or 3 rows in the last 4-row group and register blocks of every size, k within
+// one kHalfKBlock block and across several, float32 and float16 data on either side, and the
+// hand models' projections split over two threads by rows.
+TEST(HalfGemm, NarrowColumnsMatchDoubleReference) {
+  if (!halfGemmAvailable()) GTEST_SKIP() << "no AVX512-FP16 (or capped by NNAPI_CPU_ISA)";
+  static_assert(kHalfNarrowMaxN == 48, "the column counts below cover 1..48");
+  std::mt19937 rng(48);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  ThreadPool pool(2);
+  KernelScratch ks;
+  for (uint32_t n = 1; n <= kHalfNarrowMaxN; ++n) {
+    for (int rep = 0; rep < 3; ++rep) {
+      const uint32_t m = static_cast<uint32_t>(rep == 0 ? pick(1, 7) : pick(8, 130));
+      const uint32_t k = static_cast<uint32_t>(rep == 2 ? pick(33, 300) : pick(0, 40));
+      const int32_t activation = pick(0, 3);
+      const bool halfIn = pick(0, 2) == 0, halfOut = pick(0, 2) == 0;
+      check(rng, m, k, n, activation, rep != 1, rep == 2 ? &pool : nullptr, ks,
+            "narrow m" + std::to_string(m) + " k" + std::to_string(k) + " n" +
+                std::to_string(n) + " act " + std::to_string(activation) +
+                (halfIn ? " half in" : "") + (halfOut ? " half out" : ""),
+            halfIn, halfOut);
+    }
+  }
+  const uint32_t shapes[][3] = {{3136, 144, 24}, {12544, 24, 16}, {784, 240, 40}, {3136, 64, 24}};
+  for (const auto& sh : shapes)
+    for (int halfData = 0; halfData < 2; ++halfData)
+      check(rng, sh[0], sh[1], sh[2], 0, true, &pool, ks,
+            "narrow " + std::to_string(sh[0]) + "x" + std::to_string(sh[1]) + "->" +
+                std::to_string(sh[2]),
+            halfData != 0, halfData != 0);
+}
+
 // Large enough to be split over two threads both ways (by weight tiles, by rows).
 TEST(HalfGemm, ThreadSplits) {
   if (!halfGemmAvailable()) GTEST_SKIP() << "no AVX512-FP16 (or capped by NNAPI_CPU_ISA)";

@@ -23,6 +23,21 @@ template <typename T>
 void pack(const T* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
   out->n = n;
   out->k = k;
+  if (halfGemmNarrow(n)) {
+    // [k][group][column j of 8][4 copies]: lane 4j + i of a group's vector multiplies row i of
+    // a 4-row group by column 8 * group + j.
+    const uint32_t groups = (n + kHalfNarrowGroup - 1) / kHalfNarrowGroup;
+    const size_t stride = static_cast<size_t>(groups) * kHalfNarrowGroup * 4;
+    out->data.assign(stride * k, 0);
+    for (uint32_t col = 0; col < n; ++col) {
+      const T* src = w + static_cast<size_t>(col) * k;
+      for (uint32_t kk = 0; kk < k; ++kk) {
+        const uint16_t b = bits(static_cast<Half>(src[kk]));
+        for (uint32_t i = 0; i < 4; ++i) out->data[kk * stride + col * 4 + i] = b;
+      }
+    }
+    return;
+  }
   const uint32_t tiles = (n + kHalfTileN - 1) / kHalfTileN;
   out->data.assign(static_cast<size_t>(tiles) * k * kHalfTileN, 0);
   for (uint32_t col = 0; col < n; ++col) {
@@ -45,20 +60,45 @@ bool halfArithmeticAllowed(const OpContext& ctx) {
   return ctx.relaxed() || ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
 }
 
+namespace {
+// Measured with the 64-column tiles: at least 32 output channels filling 32-lane vectors to
+// 3/4 or more, k >= 12 (32 and 48 columns now run on the narrow kernel, at about the same
+// speed: 24x24x64->32 1.04 against 1.01 with float32 data).
+bool wideRule(uint32_t n, uint32_t k) {
+  const uint32_t lanes = (n + 31) / 32 * 32;
+  return n >= 32 && 4 * n >= 3 * lanes && k >= 12;
+}
+}  // namespace
+
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g) {
   // nnapi_bench_direct --half, one thread, the 1x1 layers of the MediaPipe models: 0.5-0.7x
-  // the float32 panel GEMM's time with many channels, 0.85-1.0 with k <= 48 or n <= 48 (the
-  // per-row conversion and the float32 flushes weigh more), slower (1.1-2.3x) with fewer than
-  // 32 output channels, with k = 8, or where the last 32-lane float16 vector is mostly empty
-  // (n = 33..47: 39 and 40 measured 0.84-1.3).
-  if (!halfGemmAvailable() || !halfArithmeticAllowed(ctx)) return false;
-  return halfGemmShapePreferred(g.outC, g.filterH * g.filterW * g.inC) && panelGemmPreferred(g);
+  // the float32 panel GEMM's time with many channels, 0.85-1.0 with k <= 48 (the per-row
+  // conversion and the float32 flushes weigh more), slower with k = 8, or where the last 32-lane
+  // float16 vector of a 64-column tile is mostly empty (n = 65..87). Up to kHalfNarrowMaxN
+  // columns (the narrow kernel, 8-column groups): with float32 data on both sides 0.7-0.8 from
+  // k = 64 (56x56x144->24 0.71, 112x112x64->24 0.78, 28x28x240->40 0.76), 1.0-1.3 below
+  // (the conversion of each input row dominates: 112x112x24->16 1.21, 48x48x48->16 1.11); with
+  // float16 data see halfGemmShapePreferred.
+  if (!halfGemmAvailable() || !halfArithmeticAllowed(ctx) || !panelGemmPreferred(g)) return false;
+  const uint32_t n = g.outC, k = g.filterH * g.filterW * g.inC;
+  const bool halfData = ctx.inputType(0) == OperandType::TENSOR_FLOAT16 ||
+                        ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;
+  if (halfData || !halfGemmNarrow(n) || wideRule(n, k)) return halfGemmShapePreferred(n, k);
+  return n >= kHalfNarrowGroup && k >= 64;
 }
 
 bool halfGemmShapePreferred(uint32_t n, uint32_t k) {
-  const uint32_t lanes = (n + 31) / 32 * 32;
-  return halfGemmAvailable() && panelGemmAvailable() && n >= 32 && 4 * n >= 3 * lanes &&
-         k >= 12;
+  if (!halfGemmAvailable() || !panelGemmAvailable()) return false;
+  // The narrow kernel on float16 data ("float16 data" lines of nnapi_bench_direct --half):
+  // 0.53-0.65 of the float32 GEMM's time from k = 48 (56x56x144->24 0.57, 112x112x64->24 0.53,
+  // 64x64x48->39 0.60, 48x48x48->16 0.93), 0.9-1.2 below. Not from k = 24 although
+  // 112x112x24->16 measured 0.93: with those projections the graph pass also keeps the
+  // hand models' largest depthwise layers in float16, and hand_landmark_full's presence score
+  // then moved 0.98% from float32 (tests/tflite_e2e_test.cc allows 1%; 0.75% from k = 48; on
+  // other random inputs both these rules and the previous ones reach 1-1.8% on the hand
+  // models' presence and handedness scalars, near 0: they are sigmoids of logits).
+  if (wideRule(n, k)) return true;
+  return halfGemmNarrow(n) && n >= kHalfNarrowGroup && k >= 48;
 }
 
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g) {
@@ -131,13 +171,16 @@ void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int3
   args.k = w.k;
   args.packed = w.data.data();
   args.bias = bias;
+  args.narrow = halfGemmNarrow(w.n);
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   const bool halfOut = args.ch != nullptr;
   const size_t scratchBytes = halfGemmScratchElems(w.k, w.n, halfOut) * sizeof(uint32_t);
   // Each slot converts its rows to float16 in its own scratch region (one per thread).
   ks.slots.reserve(pool != nullptr ? static_cast<size_t>(std::max(1, pool->numThreads())) : 1,
                    scratchBytes);
-  splitPanelGemm(pool, args.m, w.n, w.k, kHalfTileN, kHalfRowAlign,
+  // Split by rows at any row: with kHalfRowAlign-row units the 49 rows of a 7x7 map went
+  // 32 / 17 to two threads (the register blocks even out any count of rows).
+  splitPanelGemm(pool, args.m, w.n, w.k, kHalfTileN, 1,
                  [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
                    isa_avx512fp16::gemmHalfPanels(args, r0, r1, t0, t1,
                                                   ks.slots.slot<uint32_t>(slot));

@@ -24,12 +24,13 @@ bool halfGemmAvailable();
 // TENSOR_FLOAT16 (then widened to float32 around the kernels, the arithmetic stays float16).
 bool halfArithmeticAllowed(const OpContext& ctx);
 // A 1x1 CONV_2D the float16 GEMM takes when halfArithmeticAllowed and halfGemmAvailable: where
-// panelGemmPreferred would take the float32 one, and the float16 one measured faster (at least
-// 32 output channels filling 32-lane vectors to 3/4 or more, k >= 12).
+// panelGemmPreferred would take the float32 one, and the float16 one measured faster (more than
+// 48 output channels filling 32-lane vectors to 3/4 or more, k >= 12; 8..48 output channels,
+// the narrow kernel, k >= 64 with float32 data on both sides, else as halfGemmShapePreferred).
 bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
 // The shape part of halfGemmPreferred for a 1x1 stride-1 unpadded convolution with n output
-// and k input channels (the graph pass that stores tensors in float16 asks before any kernel
-// exists).
+// and k input channels with float16 data (the graph pass that stores tensors in float16 asks
+// before any kernel exists).
 bool halfGemmShapePreferred(uint32_t n, uint32_t k);
 
 // The float16 depthwise convolution (depth multiplier 1, NHWC, float16 input; float16 output, or
@@ -52,7 +53,7 @@ void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise&
                    float* outF, ThreadPool* pool);
 
 // Weights W[n][k] (row-major, k contiguous) rounded to float16 and packed in kHalfTileN-column
-// tiles (gemm_half_isa.h).
+// tiles, or up to kHalfNarrowMaxN columns for the narrow kernel (gemm_half_isa.h).
 struct PackedHalfWeights {
   uint32_t n = 0, k = 0;
   std::vector<uint16_t> data;

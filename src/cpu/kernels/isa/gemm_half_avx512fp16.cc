@@ -160,10 +160,227 @@ inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float1
   }
 }
 
+
+// ---- the narrow kernel (n <= kHalfNarrowMaxN) ----------------------------------------------
+// Rows in groups of 4, columns in groups of 8: one 32-lane float16 vector holds lane 4j + i =
+// row i, column j of a group. Per k, a row group's 4 values broadcast as one 64-bit word
+// (vpbroadcastq from memory: a load uop, no shuffle), times each column group's packed weight
+// vector. 16, 24 or 40 output columns then fill 2, 3 or 5 vectors completely, where the
+// 64-column tiles above use a 32-lane vector per row at 1/2, 3/4 or 5/8 of its lanes and need
+// a broadcast per row instead of one per 4 rows.
+
+// Rows [0, rows) of a, rounded to float16, as 4-row groups: dst[group][k][4] (row stride k
+// words per row, i.e. 4k per group); the rows past `rows` of the last group are zero.
+template <typename T>
+void toHalfQuads(const T* a, size_t lda, uint32_t rows, uint32_t k, uint16_t* dst) {
+  alignas(64) static constexpr uint16_t kLo[32] = {0,  16, 32, 48, 1,  17, 33, 49, 2,  18, 34,
+                                                   50, 3,  19, 35, 51, 4,  20, 36, 52, 5,  21,
+                                                   37, 53, 6,  22, 38, 54, 7,  23, 39, 55};
+  const __m512i lo = _mm512_load_si512(kLo);
+  const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(8));
+  const __mmask16 tail = laneMask(k % 16);
+  for (uint32_t r0 = 0; r0 < rows; r0 += 4) {
+    const T* src[4];
+    bool have[4];
+    for (uint32_t i = 0; i < 4; ++i) {
+      have[i] = r0 + i < rows;
+      src[i] = a + static_cast<size_t>(have[i] ? r0 + i : r0) * lda;
+    }
+    uint16_t* out = dst + static_cast<size_t>(r0) * k;
+    for (uint32_t kk = 0; kk < k; kk += 16) {
+      const __mmask16 m = k - kk >= 16 ? __mmask16(0xFFFF) : tail;
+      __m256i v[4];
+      for (uint32_t i = 0; i < 4; ++i)
+        v[i] = have[i] ? halfWords(src[i] + kk, m) : _mm256_setzero_si256();
+      const __m512i x01 = _mm512_inserti64x4(_mm512_castsi256_si512(v[0]), v[1], 1);
+      const __m512i x23 = _mm512_inserti64x4(_mm512_castsi256_si512(v[2]), v[3], 1);
+      const uint32_t left = k - kk;
+      const __mmask8 m0 = left >= 8 ? __mmask8(0xFF) : __mmask8((1u << left) - 1);
+      const __mmask8 m1 = left >= 16 ? __mmask8(0xFF) : left > 8 ? __mmask8((1u << (left - 8)) - 1) : __mmask8(0);
+      _mm512_mask_storeu_epi64(out + 4 * kk, m0, _mm512_permutex2var_epi16(x01, lo, x23));
+      _mm512_mask_storeu_epi64(out + 4 * kk + 32, m1, _mm512_permutex2var_epi16(x01, hi, x23));
+    }
+  }
+}
+
+// Float32 lanes 0..15 (sums of accumulator lanes 0..15: columns 0..3 of 4 rows) and 16..31
+// (columns 4..7) to rows: lanes [8i + j] = row i (0, 1 in the first, 2, 3 in the second), column
+// j (permutex2var indices).
+alignas(64) constexpr uint32_t kRows01[16] = {0, 4, 8, 12, 16, 20, 24, 28,
+                                              1, 5, 9, 13, 17, 21, 25, 29};
+alignas(64) constexpr uint32_t kRows23[16] = {2, 6, 10, 14, 18, 22, 26, 30,
+                                              3, 7, 11, 15, 19, 23, 27, 31};
+
+struct NarrowCtx {
+  const uint16_t* a;       // the converted block, 4-row groups
+  uint32_t k, n, groups;   // groups: column groups (vectors per row group)
+  const _Float16* w;       // [k][groups][32]
+  const float* bias;       // [groups][32] in accumulator lane order (zero past n)
+  __m512 lo, hi;
+  float* c;                // output row 0 of the block (row stride n), or null
+  uint16_t* ch;            // float16 output instead
+};
+
+// RG row groups (rows [0, rows) of them valid) by NG column groups: all of k, in blocks of
+// kHalfKBlock float16 terms whose sums are added up in float32 in `sums` (bias first), the last
+// block's clamped sums written to the rows.
+template <int RG, int NG>
+inline void narrowBlock(const NarrowCtx& x, const uint16_t* a, uint32_t rows, float* c,
+                        uint16_t* ch) {
+  const uint32_t k = x.k;
+  alignas(64) float sums[RG * NG * 32];
+  const __m512i rows01 = _mm512_load_si512(kRows01), rows23 = _mm512_load_si512(kRows23);
+  for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
+    const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
+    __m512h h[RG][NG];
+#pragma GCC unroll 16
+    for (int r = 0; r < RG; ++r)
+#pragma GCC unroll 8
+      for (int v = 0; v < NG; ++v) h[r][v] = _mm512_setzero_ph();
+#pragma GCC unroll 2
+    for (uint32_t kk = k0; kk < k1; ++kk) {
+      const _Float16* wk = x.w + static_cast<size_t>(kk) * NG * 32;
+      __m512h wv[NG];
+#pragma GCC unroll 8
+      for (int v = 0; v < NG; ++v) wv[v] = _mm512_loadu_ph(wk + 32 * v);
+#pragma GCC unroll 16
+      for (int r = 0; r < RG; ++r) {
+        uint64_t q;
+        __builtin_memcpy(&q, a + (static_cast<size_t>(r) * k + kk) * 4, sizeof(q));
+        const __m512h b = _mm512_castsi512_ph(_mm512_set1_epi64(static_cast<long long>(q)));
+#pragma GCC unroll 8
+        for (int v = 0; v < NG; ++v) h[r][v] = _mm512_fmadd_ph(b, wv[v], h[r][v]);
+      }
+    }
+    const bool first = k0 == 0, last = k1 == k;
+#pragma GCC unroll 16
+    for (int r = 0; r < RG; ++r) {
+#pragma GCC unroll 8
+      for (int v = 0; v < NG; ++v) {
+        float* s = sums + (r * NG + v) * 32;
+        const __m512 p0 = _mm512_cvtxph_ps(_mm512_castph512_ph256(h[r][v]));
+        const __m512 p1 = _mm512_cvtxph_ps(
+            _mm256_castpd_ph(_mm512_extractf64x4_pd(_mm512_castph_pd(h[r][v]), 1)));
+        __m512 s0 = _mm512_add_ps(first ? _mm512_load_ps(x.bias + 32 * v) : _mm512_load_ps(s), p0);
+        __m512 s1 =
+            _mm512_add_ps(first ? _mm512_load_ps(x.bias + 32 * v + 16) : _mm512_load_ps(s + 16), p1);
+        if (!last) {
+          _mm512_store_ps(s, s0);
+          _mm512_store_ps(s + 16, s1);
+          continue;
+        }
+        s0 = _mm512_min_ps(_mm512_max_ps(s0, x.lo), x.hi);
+        s1 = _mm512_min_ps(_mm512_max_ps(s1, x.lo), x.hi);
+        const __m512 q01 = _mm512_permutex2var_ps(s0, rows01, s1);
+        const __m512 q23 = _mm512_permutex2var_ps(s0, rows23, s1);
+        const uint32_t col = 8 * v, cols = x.n - col < 8 ? x.n - col : 8;
+        const __mmask8 cm = static_cast<__mmask8>((1u << cols) - 1);
+        const uint32_t row = 4 * r;
+        if (ch != nullptr) {
+          const __m256i h01 = _mm512_cvtps_ph(q01, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+          const __m256i h23 = _mm512_cvtps_ph(q23, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+          uint16_t* o = ch + static_cast<size_t>(row) * x.n + col;
+          if (row < rows) _mm_mask_storeu_epi16(o, cm, _mm256_castsi256_si128(h01));
+          if (row + 1 < rows) _mm_mask_storeu_epi16(o + x.n, cm, _mm256_extracti128_si256(h01, 1));
+          if (row + 2 < rows) _mm_mask_storeu_epi16(o + 2 * x.n, cm, _mm256_castsi256_si128(h23));
+          if (row + 3 < rows) _mm_mask_storeu_epi16(o + 3 * x.n, cm, _mm256_extracti128_si256(h23, 1));
+        } else {
+          float* o = c + static_cast<size_t>(row) * x.n + col;
+          if (row < rows) _mm256_mask_storeu_ps(o, cm, _mm512_castps512_ps256(q01));
+          if (row + 1 < rows) _mm256_mask_storeu_ps(o + x.n, cm, _mm512_extractf32x8_ps(q01, 1));
+          if (row + 2 < rows) _mm256_mask_storeu_ps(o + 2 * x.n, cm, _mm512_castps512_ps256(q23));
+          if (row + 3 < rows) _mm256_mask_storeu_ps(o + 3 * x.n, cm, _mm512_extractf32x8_ps(q23, 1));
+        }
+      }
+    }
+  }
+}
+
+// narrowBlock<rg, NG> for a run-time rg in [1, RG].
+template <int NG, int RG>
+inline void narrowUpTo(uint32_t rg, const NarrowCtx& x, const uint16_t* a, uint32_t rows,
+                       float* c, uint16_t* ch) {
+  if constexpr (RG > 1) {
+    if (rg < static_cast<uint32_t>(RG)) return narrowUpTo<NG, RG - 1>(rg, x, a, rows, c, ch);
+  }
+  narrowBlock<RG, NG>(x, a, rows, c, ch);
+}
+
+// Row groups per register block: about 24 float16 accumulators (the FMA chains two ports with a
+// 4-cycle latency need, and registers left for the NG weight vectors and the broadcast).
+template <int NG>
+constexpr int narrowGroups() {
+  return 24 / NG > 12 ? 12 : 24 / NG;
+}
+
+// All rows [0, rows) of the converted block, in register blocks of evened-out sizes.
+template <int NG>
+void narrowRows(const NarrowCtx& x, uint32_t rows) {
+  constexpr uint32_t RG = narrowGroups<NG>();
+  const uint32_t groups = (rows + 3) / 4;
+  for (uint32_t g = 0; g < groups;) {
+    const uint32_t left = groups - g, blocks = (left + RG - 1) / RG;
+    const uint32_t rg = (left + blocks - 1) / blocks;
+    const uint32_t row = 4 * g;
+    narrowUpTo<NG, RG>(rg, x, x.a + static_cast<size_t>(row) * x.k, rows - row,
+                       x.c != nullptr ? x.c + static_cast<size_t>(row) * x.n : nullptr,
+                       x.ch != nullptr ? x.ch + static_cast<size_t>(row) * x.n : nullptr);
+    g += rg;
+  }
+}
+
+void narrowPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd, uint32_t* scratch) {
+  const uint32_t k = g.k, n = g.n, groups = (n + kHalfNarrowGroup - 1) / kHalfNarrowGroup;
+  // Bias in accumulator lane order: lane 4j + i of group v's first 16 is column 8v + j (j < 4),
+  // of its second 16 column 8v + 4 + j.
+  alignas(64) float bias[kHalfNarrowMaxN / kHalfNarrowGroup * 32];
+  for (uint32_t v = 0; v < groups; ++v)
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t col = 8 * v + (l >= 16 ? 4 : 0) + (l % 16) / 4;
+      bias[32 * v + l] = g.bias != nullptr && col < n ? g.bias[col] : 0.f;
+    }
+  NarrowCtx x{};
+  x.k = k;
+  x.n = n;
+  x.groups = groups;
+  x.w = reinterpret_cast<const _Float16*>(g.packed);
+  x.bias = bias;
+  x.lo = _mm512_set1_ps(g.outputMin);
+  x.hi = _mm512_set1_ps(g.outputMax);
+  // Float16 words: half the uint32 scratch of the wide layout's pairs suffices (rows rounded up
+  // to 4 fit since blocks are multiples of kHalfRowAlign rows).
+  const size_t blockRows = halfGemmBlockRows(k, n, g.ch != nullptr);
+  uint16_t* ah = reinterpret_cast<uint16_t*>(scratch);
+  x.a = ah;
+  for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
+    const uint32_t rows =
+        rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
+    if (g.ah != nullptr)
+      toHalfQuads(g.ah + r0 * g.lda, g.lda, rows, k, ah);
+    else
+      toHalfQuads(g.a + r0 * g.lda, g.lda, rows, k, ah);
+    x.c = g.ch != nullptr ? nullptr : g.c + static_cast<size_t>(r0) * n;
+    x.ch = g.ch != nullptr ? g.ch + static_cast<size_t>(r0) * n : nullptr;
+    switch (groups) {
+      case 1: narrowRows<1>(x, rows); break;
+      case 2: narrowRows<2>(x, rows); break;
+      case 3: narrowRows<3>(x, rows); break;
+      case 4: narrowRows<4>(x, rows); break;
+      case 5: narrowRows<5>(x, rows); break;
+      default: narrowRows<6>(x, rows); break;
+    }
+    r0 += rows;
+  }
+}
+
 }  // namespace
 
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                     uint32_t tileBegin, uint32_t tileEnd, uint32_t* scratch) {
+  if (g.narrow) {
+    narrowPanels(g, rowBegin, rowEnd, scratch);
+    return;
+  }
   const uint32_t k = g.k, n = g.n;
   const __m512 lo = _mm512_set1_ps(g.outputMin), hi = _mm512_set1_ps(g.outputMax);
   const bool halfOut = g.ch != nullptr;

@@ -12,6 +12,13 @@ namespace nn {
 // Packed float16 weights: [tile][k][kHalfTileN] binary16 bits, zero past n. 64 columns =
 // two 32-lane fp16 vectors per row and k.
 constexpr uint32_t kHalfTileN = 64;
+// Up to this many output columns the weights are packed for the narrow kernel instead: groups
+// of 8 columns, each column's float16 weight repeated 4 times, [k][groups][8 columns][4]
+// (gemm_half_avx512fp16.cc: one 32-lane vector then holds 8 columns of 4 rows, so 16, 24 or 40
+// columns fill their vectors where the 64-column tiles would leave them half empty).
+constexpr uint32_t kHalfNarrowMaxN = 48;
+constexpr uint32_t kHalfNarrowGroup = 8;
+static inline bool halfGemmNarrow(uint32_t n) { return n <= kHalfNarrowMaxN; }
 // Terms summed in float16 before they are added into the float32 sums: the float16 rounding
 // error of a partial sum grows with its length (typically sqrt(kb) * 2^-12 of its magnitude),
 // the float32 flush costs conversions and a load and store of the output per block. On the
@@ -63,6 +70,8 @@ struct GemmHalfArgs {
   float* c;                 // [m][n]
   const uint16_t* ah;       // instead of a: float16 bits, same row stride lda
   uint16_t* ch;             // instead of c: float16 bits [m][n]
+  // `packed` in the narrow layout (halfGemmNarrow(n)): one tile, [k][ceil(n / 8)][8][4].
+  bool narrow;
 };
 namespace isa_avx512fp16 {
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
