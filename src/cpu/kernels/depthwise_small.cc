@@ -1,0 +1,63 @@
+// Driver of the narrow-map float32 depthwise kernel (isa/depthwise_small_avx512.cc): which
+// shapes take it and how they are split over threads.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "cpu/kernels/conv_dispatch.h"
+#include "cpu/kernels/conv_fast.h"
+
+namespace nn {
+namespace conv {
+namespace {
+
+// 16-channel blocks per work unit: 64 channels, the row kernel's sweep width (kDwChunk), so a
+// unit's input columns stay in L1 while its runs slide over them.
+constexpr uint32_t kGroupBlocks = 4;
+
+bool smallMapEnabled() {
+  // Read once: lets a benchmark or a suspected bug compare against the row kernel / XNNPACK.
+  static const bool enabled = [] {
+    const char* v = getenv("NNAPI_CPU_DW_SMALL_MAP");
+    return v == nullptr || strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+
+}  // namespace
+
+bool smallMapDepthwiseAvailable(const Geometry& g) {
+  if (convIsaKernels().depthwiseFloatSmallMap == nullptr) return false;
+  return g.p.depthMultiplier == 1 && g.p.dilationH == 1 && g.p.dilationW == 1 &&
+         (g.filterW == 3 || g.filterW == 5) && (g.p.strideW == 1 || g.p.strideW == 2) &&
+         g.inC == g.outC;
+}
+
+bool smallMapDepthwisePreferred(const Geometry& g) {
+  // Narrow maps: there most pixels are edge pixels (7 wide, 5x5: 4 of 7), which the row
+  // kernel takes one at a time and XNNPACK too. Measured on hand_landmark_full (time of each
+  // operation, min of 200, one thread) against what ran before: 7x7x1152 5x5 0.37x and
+  // 7x7x1152 3x3 0.6x (XNNPACK), 14x14x672 5x5 stride 2 0.55x (XNNPACK), 14x14x480-672 5x5
+  // 0.6x (row kernel); 3x3 on 14 columns about 1.05x (XNNPACK) and 5x5 on 28 columns 0.9-1.0x
+  // (row kernel), so 3x3 stops at 8 columns and 5x5 at 16.
+  return smallMapEnabled() && smallMapDepthwiseAvailable(g) &&
+         g.outW <= (g.filterW == 5 ? 16u : 8u);
+}
+
+void smallMapDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
+                            const float* bias, float* output, ThreadPool* pool) {
+  ConvDepthwiseFloatArgs a{};
+  setFloatArgs(g, input, filter, bias, output, &a);
+  a.channels = g.outC;
+  a.dilationH = a.dilationW = 1;
+  a.depthMultiplier = 1;
+  const uint32_t blocks = (g.outC + 15) / 16;
+  const size_t groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
+  const size_t units = static_cast<size_t>(g.batches) * g.outH * groups;
+  ConvDepthwiseFloatUnitsFn* run = convIsaKernels().depthwiseFloatSmallMap;
+  runSlots(pool, units, slotCount(pool, units, 0),
+           [&](size_t begin, size_t end, size_t) { run(a, kGroupBlocks, begin, end); });
+}
+
+}  // namespace conv
+}  // namespace nn
