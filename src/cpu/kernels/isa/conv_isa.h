@@ -128,8 +128,8 @@ ConvFloatRowsFn<ConvDirectFloatArgs> convNarrowFloatRows;
 }  // namespace isa_avx512
 
 // Depthwise for narrow maps (depthwise_small_avx512.cc): depth multiplier 1, dilation 1,
-// filterW 3 or 5, strideW 1 or 2. Units [unitBegin, unitEnd) of (output row, group of
-// groupBlocks 16-channel blocks), unit = row * groups + group, row = batch * outH + oh; the same
+// filterW 3 or 5, strideW 1 or 2. Units [unitBegin, unitEnd) of (group of groupBlocks
+// 16-channel blocks, output row), unit = group * rows + row, row = batch * outH + oh; the same
 // bits as convDepthwiseFloatRowsDirect.
 using ConvDepthwiseFloatUnitsFn = void(const ConvDepthwiseFloatArgs& a, uint32_t groupBlocks,
                                        size_t unitBegin, size_t unitEnd);
