@@ -154,6 +154,44 @@ TEST(ConvDirect, SmallMapDepthwiseModelShapes) {
   }
 }
 
+// Both unit orders (row-major and channel-group-major, which the driver picks per shape) and any
+// cut of the units into ranges compute the same bits: every unit is written once, whole.
+TEST(ConvDirect, SmallMapDepthwiseUnitOrders) {
+  if (isaLevel() < IsaLevel::kAvx512) GTEST_SKIP() << "no AVX-512";
+  ConvDepthwiseFloatUnitsFn* run = convIsaKernels().depthwiseFloatSmallMap;
+  ASSERT_NE(run, nullptr);
+  std::mt19937 rng(5);
+  for (int iter = 0; iter < 100; ++iter) {
+    std::string text;
+    const Geometry g = randomNarrow(rng, &text);
+    const auto in = randomVector(rng, static_cast<size_t>(g.batches) * g.inH * g.inW * g.inC);
+    const auto filter = randomVector(rng, static_cast<size_t>(g.filterH) * g.filterW * g.outC);
+    const auto bias = randomVector(rng, g.outC);
+    const size_t outCount = static_cast<size_t>(g.batches) * g.outH * g.outW * g.outC;
+    std::vector<float> want(outCount + kGuard, NAN);
+    smallMapDepthwiseFloat(g, in.data(), filter.data(), bias.data(), want.data(), nullptr);
+    const uint32_t groupBlocks = static_cast<uint32_t>(1 + iter % 5);
+    const size_t groups = ((g.outC + 15) / 16 + groupBlocks - 1) / groupBlocks;
+    const size_t units = static_cast<size_t>(g.batches) * g.outH * groups;
+    for (bool rowMajor : {false, true}) {
+      std::vector<float> got(outCount + kGuard, NAN);
+      ConvDepthwiseFloatArgs a{};
+      setFloatArgs(g, in.data(), filter.data(), bias.data(), got.data(), &a);
+      a.channels = g.outC;
+      a.dilationH = a.dilationW = 1;
+      a.depthMultiplier = 1;
+      // Three uneven ranges, the last first.
+      const size_t cut1 = units / 3, cut2 = units - units / 4;
+      run(a, groupBlocks, rowMajor, cut2, units);
+      run(a, groupBlocks, rowMajor, 0, cut1);
+      run(a, groupBlocks, rowMajor, cut1, cut2);
+      ASSERT_EQ(0, memcmp(want.data(), got.data(), (outCount + kGuard) * sizeof(float)))
+          << text << (rowMajor ? " row-major" : " channel-major") << " groups of "
+          << groupBlocks;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace conv
 }  // namespace nn

@@ -55,13 +55,21 @@ void smallMapDepthwiseFloat(const Geometry& g, const float* input, const float* 
   const size_t groups = (blocks + kGroupBlocks - 1) / kGroupBlocks;
   const size_t units = static_cast<size_t>(g.batches) * g.outH * groups;
   ConvDepthwiseFloatUnitsFn* run = convIsaKernels().depthwiseFloatSmallMap;
-  // One contiguous share of channel groups per thread, as the panel GEMM before it splits its
-  // output tiles (splitPanelGemm): each thread then reads the part of the input its own core
-  // wrote. Row-major units in 8 slots taken in any order measured 1.0-1.15x faster on 2
-  // threads than on 1 (7x7x1152 5x5: ~25 us against 26.5), this order ~20 us.
+  // One contiguous share per thread, cut the way a 1x1 convolution producing this input
+  // splits its output (splitPanelGemm: by channel tiles when the map has fewer pixels than
+  // channels and the tiles divide well, by pixel rows otherwise), so each thread reads mostly
+  // what its own core wrote. Row-major units in 8 slots taken in any order measured 1.0-1.15x
+  // faster on 2 threads than on 1 for 7x7x1152 5x5 (~25 us against 26.5), channel shares
+  // ~20 us; a channel split after a row-split producer (28x28x240 stride 2) was slower on 2
+  // threads than on 1.
   const size_t threads = pool != nullptr ? static_cast<size_t>(pool->numThreads()) : 1;
-  runSlots(pool, units, std::min(units, threads),
-           [&](size_t begin, size_t end, size_t) { run(a, kGroupBlocks, begin, end); });
+  const uint32_t tiles = (g.outC + 31) / 32;
+  const bool channelSplit =
+      ((g.outC % 32 == 0 && tiles % threads == 0) || tiles >= 4 * threads) &&
+      static_cast<size_t>(g.inH) * g.inW < g.outC;
+  runSlots(pool, units, std::min(units, threads), [&](size_t begin, size_t end, size_t) {
+    run(a, kGroupBlocks, !channelSplit, begin, end);
+  });
 }
 
 }  // namespace conv

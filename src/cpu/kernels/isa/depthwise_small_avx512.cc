@@ -9,10 +9,9 @@
 // skipped by one run-time test per input column (not per FMA).
 // Each output starts from the bias and adds its taps in filter order (kh, then kw), padding
 // taps left out: the order of the row kernel and of the portable loop, so the results are bit
-// for bit the same. Work units are (group of channel blocks, output row), channel group major:
-// two threads split a 7-row map evenly instead of 4 rows against 3, and each takes the channels
-// that the expanding 1x1 convolution before it (split over threads by output-channel tiles
-// on such maps) left in its own core's cache.
+// for bit the same. Work units are (output row, group of channel blocks), in channel-group-major
+// or row-major order (the driver's choice, depthwise_small.cc): two threads split a 7-row map
+// evenly instead of 4 rows against 3.
 // Compiled with the AVX-512 flags; see conv_isa.h for the include rules.
 #include <cstddef>
 #include <cstdint>
@@ -121,13 +120,14 @@ void rowBlocks(const ConvDepthwiseFloatArgs& g, size_t row, uint32_t blockBegin,
 }  // namespace
 
 void convDepthwiseFloatSmallMap(const ConvDepthwiseFloatArgs& g, uint32_t groupBlocks,
-                                size_t unitBegin, size_t unitEnd) {
+                                bool rowMajor, size_t unitBegin, size_t unitEnd) {
   const uint32_t blocks = (g.channels + 15) / 16;
+  const size_t groups = (blocks + groupBlocks - 1) / groupBlocks;
   const int key = static_cast<int>(g.filterW) * 10 + g.strideW;
   const size_t rows = static_cast<size_t>(g.batches) * g.outH;
   for (size_t u = unitBegin; u < unitEnd; ++u) {
-    const size_t row = u % rows;
-    const uint32_t b0 = static_cast<uint32_t>(u / rows) * groupBlocks;
+    const size_t row = rowMajor ? u / groups : u % rows;
+    const uint32_t b0 = static_cast<uint32_t>(rowMajor ? u % groups : u / rows) * groupBlocks;
     const uint32_t b1 = b0 + groupBlocks < blocks ? b0 + groupBlocks : blocks;
     if (key == 31)
       rowBlocks<3, 1>(g, row, b0, b1);
