@@ -39,9 +39,12 @@ bool smallMapDepthwisePreferred(const Geometry& g) {
   // operation, min of 200, one thread) against what ran before: 7x7x1152 5x5 0.37x and
   // 7x7x1152 3x3 0.6x (XNNPACK), 14x14x672 5x5 stride 2 0.55x (XNNPACK), 14x14x480-672 5x5
   // 0.6x (row kernel); 3x3 on 14 columns about 1.05x (XNNPACK) and 5x5 on 28 columns 0.9-1.0x
-  // (row kernel), so 3x3 stops at 8 columns and 5x5 at 16.
-  return smallMapEnabled() && smallMapDepthwiseAvailable(g) &&
-         g.outW <= (g.filterW == 5 ? 16u : 8u);
+  // (row kernel), so 3x3 stops at 8 columns and 5x5 at 16. pose_landmark_full/heavy: 8x8x864
+  // 5x5 and 3x3 0.5x, 16x16x384-528 5x5 0.65x; but 3x3 stride 2 (16->8, 12->6, 8->4 columns)
+  // 1.2-1.6x and maps of at most 4 columns (4x4 and 2x2, 1-3 us each) 1.2-1.8x XNNPACK's time,
+  // so those stay there.
+  if (!smallMapEnabled() || !smallMapDepthwiseAvailable(g) || g.outW <= 4) return false;
+  return g.filterW == 5 ? g.outW <= 16 : g.p.strideW == 1 && g.outW <= 8;
 }
 
 void smallMapDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
