@@ -155,9 +155,9 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   // Weights that fit L1 with room to spare (the small-k, high-resolution 1x1 layers): 16 rows
   // at a time through every tile, so each output row is written whole while its lines are
   // in L1 instead of in one partial pass per tile over rows that no longer are.
-  if (tileEnd - tileBegin >= 2 &&
-      static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float) <= 32 * 1024)
-    blockRows = 2 * kMR;
+  const bool l1Weights =
+      static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float) <= 32 * 1024;
+  if (tileEnd - tileBegin >= 2 && l1Weights) blockRows = 2 * kMR;
   for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
     const uint32_t r1 =
         rowEnd - r0 > blockRows ? r0 + static_cast<uint32_t>(blockRows) : rowEnd;
@@ -168,7 +168,9 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
       const __m512 b1 =
           g.bias ? _mm512_maskz_loadu_ps(m1, g.bias + c0 + 16) : _mm512_setzero_ps();
       const float* w = g.packed + static_cast<size_t>(t) * k * kTile;
-      const float* next = t + 1 < tileEnd ? w + static_cast<size_t>(k) * kTile : nullptr;
+      // (Weights that fit L1 stay there after the first row block: no prefetch.)
+      const float* next =
+          t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
       if (cols > 16)
         tileRows<2>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
       else
