@@ -2,8 +2,8 @@
 // horizontal stride 1 or 2) for narrow maps: the 7- and 14-wide layers of the hand, pose and
 // face models. Why: on a 7-wide map with a 5x5 window 4 of 7 output columns touch the padding,
 // and the row kernel (conv_direct_avx512.cc) computes those one pixel at a time, each FMA with
-// two loads (input and weight): load-bound at half the FMA rate (7x7x1152 5x5 measured
-// ~19 GMAC/s there). Here a pass takes a run of up to 8 output columns of one 16-channel
+// two loads (input and weight): load-bound at half the FMA rate; XNNPACK, which the 7-wide
+// layers used, reached ~19 GMAC/s on 7x7x1152 5x5 (this kernel ~50). Here a pass takes a run of up to 8 output columns of one 16-channel
 // block, edges included: the weights of a filter row are loaded once per pass, each input
 // column once and fed to every output column of the run it is a tap of; taps in the padding are
 // skipped by one run-time test per input column (not per FMA).
