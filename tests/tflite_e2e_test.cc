@@ -252,6 +252,7 @@ INSTANTIATE_TEST_SUITE_P(MediaPipe, RealModel,
                          ::testing::Values("face_detection_short_range.tflite",
                                            "face_detection_full_range.tflite",
                                            "hand_landmark_lite.tflite",
+                                           "hand_landmark_full.tflite",
                                            "selfie_segmentation.tflite"),
                          ModelParamName);
 

@@ -153,6 +153,10 @@ void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filt
   a.depthMultiplier = static_cast<uint32_t>(g.p.depthMultiplier);
   // The register-blocked kernel where there is one (same summation order as the loop).
   const ConvIsaKernels& k = convIsaKernels();
+  if (smallMapDepthwisePreferred(g)) {
+    smallMapDepthwiseFloat(g, input, filter, bias, output, depthwisePool(pool, g));
+    return;
+  }
   if (k.depthwiseFloatRowsDirect != nullptr && a.depthMultiplier == 1)
     runFloatRows(k.depthwiseFloatRowsDirect, a, g, depthwisePool(pool, g), ks);
   else

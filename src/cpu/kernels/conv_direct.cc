@@ -18,6 +18,7 @@ namespace conv {
 bool directDepthwisePreferred(const Geometry& g) {
   if (convIsaKernels().depthwiseFloatRowsDirect == nullptr) return false;
   if (g.p.depthMultiplier != 1 || g.p.dilationH != 1 || g.p.dilationW != 1) return false;
+  if (smallMapDepthwisePreferred(g)) return true;
   if (g.filterH == 5 && g.filterW == 5 && g.p.strideH <= 2 && g.p.strideW <= 2)
     return g.outW >= 8;
   if (g.filterH != 3 || g.filterW != 3) return false;

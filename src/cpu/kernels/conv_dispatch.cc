@@ -141,7 +141,8 @@ ConvIsaKernels selectKernels() {
                    /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
                    isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows,
                    /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr,
-                   /*gemmFloatPanels=*/nullptr,          /*im2colFloatRows=*/nullptr};
+                   /*gemmFloatPanels=*/nullptr,          /*im2colFloatRows=*/nullptr,
+                   /*depthwiseFloatSmallMap=*/nullptr};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;
@@ -160,6 +161,7 @@ ConvIsaKernels selectKernels() {
     k.narrowConvFloatRows = isa_avx512::convNarrowFloatRows;
     k.gemmFloatPanels = isa_avx512::gemmFloatPanels;  // s4-gemm
     k.im2colFloatRows = isa_avx512::convIm2colFloatRows;
+    k.depthwiseFloatSmallMap = isa_avx512::convDepthwiseFloatSmallMap;
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;
   }
   return k;

@@ -32,6 +32,9 @@ struct ConvIsaKernels {
   GemmFloatPanelsFn* gemmFloatPanels;
   // Few-input-channel CONV_2D as per-row im2col + the panel GEMM; null below AVX-512.
   ConvIm2colFloatRowsFn* im2colFloatRows;
+  // Depthwise on narrow maps, runs of output columns with their edges (conv_depthwise.cc
+  // chooses it per shape); null below AVX-512.
+  ConvDepthwiseFloatUnitsFn* depthwiseFloatSmallMap;
 };
 
 const ConvIsaKernels& convIsaKernels();

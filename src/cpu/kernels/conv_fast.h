@@ -84,6 +84,14 @@ void fastFullyConnectedQuant(uint32_t batches, const QuantParams& q, bool signed
 // float32 NHWC data; false when this processor (or NNAPI_CPU_ISA) has none. The convolution's
 // init then skips XNNPACK and its portable path runs the direct kernel.
 bool directDepthwisePreferred(const Geometry& g);
+// The narrow-map depthwise kernel (depthwise_small.cc): whether this processor has it for g's
+// window (depth multiplier 1, dilation 1, filter width 3 or 5, horizontal stride 1 or 2), and
+// whether it is the one to run (narrow maps; NNAPI_CPU_DW_SMALL_MAP=0 turns it off). Same bits
+// as the row kernel; `pool` may be null.
+bool smallMapDepthwiseAvailable(const Geometry& g);
+bool smallMapDepthwisePreferred(const Geometry& g);
+void smallMapDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
+                            const float* bias, float* output, ThreadPool* pool);
 bool narrowConvPreferred(const Geometry& g);
 // CONV_2D with few output channels; filter as given, [outC][kh][kw][inC]. Only where
 // narrowConvAvailable(g).

@@ -127,6 +127,17 @@ ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRowsDirect;
 ConvFloatRowsFn<ConvDirectFloatArgs> convNarrowFloatRows;
 }  // namespace isa_avx512
 
+// Depthwise for narrow maps (depthwise_small_avx512.cc): depth multiplier 1, dilation 1,
+// filterW 3 or 5, strideW 1 or 2. Units [unitBegin, unitEnd) of (group of groupBlocks
+// 16-channel blocks, output row): unit = group * rows + row, or with rowMajor
+// row * groups + group (row = batch * outH + oh); the same bits as
+// convDepthwiseFloatRowsDirect.
+using ConvDepthwiseFloatUnitsFn = void(const ConvDepthwiseFloatArgs& a, uint32_t groupBlocks,
+                                       bool rowMajor, size_t unitBegin, size_t unitEnd);
+namespace isa_avx512 {
+ConvDepthwiseFloatUnitsFn convDepthwiseFloatSmallMap;
+}  // namespace isa_avx512
+
 namespace isa_avx512vnni {  // the AVX-512 set + VNNI
 ConvQuantMicroKernelFn convQuantMicroKernel;
 }  // namespace isa_avx512vnni
