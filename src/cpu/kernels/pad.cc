@@ -22,6 +22,25 @@ namespace {
 
 using namespace shape_ops;
 
+// Per kLanes-element chunk of an output row (outEl <= 16 * kLanes): the lanes stored, and the
+// lanes j + l with headEl <= j + l < headEl + inEl, which read input element j + l - headEl.
+// Returns the number of chunks.
+template <int kLanes, typename Mask>
+uint32_t chunkMasks(uint32_t headEl, uint32_t inEl, uint32_t outEl, Mask* store, Mask* valid) {
+  auto bits = [](int64_t n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; };
+  const uint32_t chunks = (outEl + kLanes - 1) / kLanes;
+  for (uint32_t i = 0; i < chunks; ++i) {
+    const int64_t j = int64_t{kLanes} * i;
+    const int64_t lanes = outEl - j < kLanes ? outEl - j : kLanes;
+    int64_t lo = int64_t{headEl} - j, hi = int64_t{headEl} + inEl - j;
+    lo = lo < 0 ? 0 : lo > lanes ? lanes : lo;
+    hi = hi < lo ? lo : hi > lanes ? lanes : hi;
+    store[i] = static_cast<Mask>(bits(lanes));
+    valid[i] = static_cast<Mask>(bits(hi) & ~bits(lo));
+  }
+  return chunks;
+}
+
 // `pixels` rows of `outEl` 4-byte elements: zeros, then the `inEl` elements of the matching
 // input row (rows `inEl` apart), then zeros from `headEl + inEl` on. Masked 16-lane loads and
 // stores: the channel padding of BlazeFace's residual branches (64x64x24 -> 28) took 17 us as
@@ -32,19 +51,8 @@ __attribute__((target("avx512f"))) void padPixels32Avx512(uint8_t* dst, const ui
                                                           uint32_t inEl, uint32_t outEl) {
   int32_t* out = reinterpret_cast<int32_t*>(dst);
   const uintptr_t in = reinterpret_cast<uintptr_t>(src);
-  // Per 16-element chunk of an output row (outEl <= 256): the lanes stored, and the lanes
-  // j + l with headEl <= j + l < headEl + inEl, which read input element j + l - headEl.
   __mmask16 store[16], valid[16];
-  const uint32_t chunks = (outEl + 15) / 16;
-  for (uint32_t i = 0; i < chunks; ++i) {
-    const int64_t j = int64_t{16} * i;
-    const int64_t lanes = outEl - j < 16 ? outEl - j : 16;
-    int64_t lo = int64_t{headEl} - j, hi = int64_t{headEl} + inEl - j;
-    lo = lo < 0 ? 0 : lo > lanes ? lanes : lo;
-    hi = hi < lo ? lo : hi > lanes ? lanes : hi;
-    store[i] = static_cast<__mmask16>((1u << lanes) - 1);
-    valid[i] = static_cast<__mmask16>(((1u << hi) - 1) & ~((1u << lo) - 1));
-  }
+  const uint32_t chunks = chunkMasks<16>(headEl, inEl, outEl, store, valid);
   for (size_t p = 0; p < pixels; ++p, out += outEl) {
     const uintptr_t row = in + p * inEl * sizeof(int32_t) - uintptr_t{headEl} * 4;
     for (uint32_t i = 0; i < chunks; ++i) {
@@ -63,17 +71,7 @@ __attribute__((target("avx512f,avx512bw"))) void padPixels16Avx512(uint8_t* dst,
   int16_t* out = reinterpret_cast<int16_t*>(dst);
   const uintptr_t in = reinterpret_cast<uintptr_t>(src);
   __mmask32 store[16], valid[16];
-  const uint32_t chunks = (outEl + 31) / 32;
-  for (uint32_t i = 0; i < chunks; ++i) {
-    const int64_t j = int64_t{32} * i;
-    const int64_t lanes = outEl - j < 32 ? outEl - j : 32;
-    int64_t lo = int64_t{headEl} - j, hi = int64_t{headEl} + inEl - j;
-    lo = lo < 0 ? 0 : lo > lanes ? lanes : lo;
-    hi = hi < lo ? lo : hi > lanes ? lanes : hi;
-    auto bits = [](int64_t n) { return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1; };
-    store[i] = static_cast<__mmask32>(bits(lanes));
-    valid[i] = static_cast<__mmask32>(bits(hi) & ~bits(lo));
-  }
+  const uint32_t chunks = chunkMasks<32>(headEl, inEl, outEl, store, valid);
   for (size_t p = 0; p < pixels; ++p, out += outEl) {
     const uintptr_t row = in + p * inEl * sizeof(int16_t) - uintptr_t{headEl} * 2;
     for (uint32_t i = 0; i < chunks; ++i) {
