@@ -5,11 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/isa.h"
 #include "cpu/kernel.h"

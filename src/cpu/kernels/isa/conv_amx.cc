@@ -6,11 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#pragma GCC diagnostic push
-// GCC 12's AVX-512 headers trip -Wmaybe-uninitialized (see conv_avx512.cc).
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
 

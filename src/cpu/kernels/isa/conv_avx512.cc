@@ -5,12 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-// GCC 12's AVX-512 headers seed unused result lanes from a self-initialized variable, which
-// -Wmaybe-uninitialized reports at every inlined use.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
 

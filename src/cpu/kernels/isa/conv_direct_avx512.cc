@@ -14,13 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-// GCC 12's AVX-512 headers seed unused result lanes from a self-initialized variable, which
-// -W(maybe-)uninitialized reports at every inlined use (here: _mm512_min_ps / _mm512_max_ps).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
 

@@ -3,11 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/eltwise_half_isa.h"
 
