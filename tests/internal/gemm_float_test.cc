@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <string>
@@ -113,6 +114,88 @@ TEST(PanelGemm, ThreadSplits) {
     fastConvFloat(g, in.data(), w, bias.data(), got.data(), &pool, ks);
     expectClose(want, got, kGuard, g.inC, std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" +
                                       std::to_string(s[2]));
+  }
+}
+
+// splitPanelGemm hands every (row, weight tile) to exactly one call, whatever the split, the
+// thread count or the row alignment; and it splits the way its comment says: by rows where the
+// weights are the smaller operand (hand_landmark_full 14x14x112->672) or the tiles do not divide
+// evenly (8x8x576->96: 3 tiles), by tiles where the weights outweigh A and C (7x7x192->1152).
+TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
+  struct Shape {
+    uint32_t m, n, k;
+  };
+  const Shape shapes[] = {{196, 672, 112}, {49, 1152, 192}, {64, 96, 576}, {196, 480, 80},
+                          {49, 192, 1152}, {4, 1632, 272},  {1, 63, 1152}, {3000, 16, 24},
+                          {17, 100, 900},  {200, 200, 200}, {64, 144, 864}};
+  for (int threads = 1; threads <= 4; ++threads) {
+    ThreadPool pool(threads);
+    for (const Shape& s : shapes) {
+      for (uint32_t rowAlign : {1u, 8u}) {
+        const uint32_t tiles = (s.n + kConvTileN - 1) / kConvTileN;
+        std::vector<std::atomic<int>> covered(static_cast<size_t>(s.m) * tiles);
+        for (auto& c : covered) c.store(0);
+        std::atomic<int> fullRowCalls{0}, calls{0};
+        splitPanelGemm(&pool, s.m, s.n, s.k, kConvTileN, rowAlign,
+                       [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
+                         EXPECT_LT(slot, static_cast<size_t>(threads));
+                         EXPECT_LE(r1, s.m);
+                         EXPECT_LE(t1, tiles);
+                         calls.fetch_add(1);
+                         if (r0 == 0 && r1 == s.m) fullRowCalls.fetch_add(1);
+                         for (uint32_t r = r0; r < r1; ++r)
+                           for (uint32_t t = t0; t < t1; ++t)
+                             covered[static_cast<size_t>(r) * tiles + t].fetch_add(1);
+                       });
+        const std::string text = std::to_string(s.m) + "x" + std::to_string(s.k) + "->" +
+                                 std::to_string(s.n) + " threads " + std::to_string(threads) +
+                                 " rowAlign " + std::to_string(rowAlign);
+        for (size_t i = 0; i < covered.size(); ++i)
+          ASSERT_EQ(covered[i].load(), 1) << text << " row " << i / tiles << " tile " << i % tiles;
+        if (threads != 2 || static_cast<double>(s.m) * s.n * s.k < 400000.0) continue;
+        // Which way 2 threads split the shapes the rule is about.
+        const bool byTiles = calls.load() > 1 && fullRowCalls.load() == calls.load();
+        if (s.m == 196 && s.n == 672) { EXPECT_FALSE(byTiles) << text; }
+        if (s.m == 196 && s.n == 480) { EXPECT_FALSE(byTiles) << text; }
+        if (s.m == 64 && s.n == 96) { EXPECT_FALSE(byTiles) << text; }
+        if (s.m == 49 && s.n == 1152) { EXPECT_TRUE(byTiles) << text; }
+      }
+    }
+  }
+}
+
+// The panel GEMM on the hand/pose landmark 1x1 shapes computes the same bits on 1 and 2
+// threads, whichever way they are split.
+TEST(PanelGemm, TwoThreadsBitIdenticalOnModelShapes) {
+  if (!panelGemmAvailable()) GTEST_SKIP() << "no panel GEMM below AVX-512";
+  std::mt19937 rng(11);
+  ThreadPool pool(2);
+  KernelScratch ks;
+  const uint32_t shapes[][3] = {{14, 112, 672}, {14, 80, 480}, {14, 480, 80}, {7, 192, 1152},
+                                {7, 1152, 192}, {8, 576, 96},  {8, 528, 144}, {16, 56, 336}};
+  for (const auto& s : shapes) {
+    Geometry g;
+    g.batches = 1;
+    g.inH = g.inW = g.outH = g.outW = s[0];
+    g.inC = s[1];
+    g.outC = s[2];
+    g.filterH = g.filterW = 1;
+    g.p.strideH = g.p.strideW = 1;
+    g.p.activation = 3;  // RELU6
+    const auto in = randomVector(rng, static_cast<size_t>(g.inH) * g.inW * g.inC);
+    const auto filter = randomVector(rng, static_cast<size_t>(g.outC) * g.inC);
+    const auto bias = randomVector(rng, g.outC);
+    const size_t outCount = static_cast<size_t>(g.outH) * g.outW * g.outC;
+    std::vector<float> one(outCount + kGuard, NAN), two(outCount + kGuard, NAN);
+    PackedFloatWeights w;
+    packFloatWeights(filter.data(), g.outC, g.inC, &w);
+    fastConvFloat(g, in.data(), w, bias.data(), one.data(), nullptr, ks);
+    fastConvFloat(g, in.data(), w, bias.data(), two.data(), &pool, ks);
+    const std::string text =
+        std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" + std::to_string(s[2]);
+    for (size_t i = 0; i < outCount; ++i) ASSERT_EQ(one[i], two[i]) << text << " element " << i;
+    for (size_t i = outCount; i < two.size(); ++i)
+      ASSERT_TRUE(std::isnan(two[i])) << text << ": written past the output at " << i;
   }
 }
 

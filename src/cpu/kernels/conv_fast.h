@@ -102,14 +102,30 @@ ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutp
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
                          const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 
+// Whether splitPanelGemm gives each of `slots` threads a share of the weight tiles (rather
+// than of the rows): when the tiles divide evenly and the weights outweigh the input and output
+// rows together. Layers that read this GEMM's output follow the same rule (depthwise_small.cc).
+inline bool panelGemmSplitsTiles(uint32_t m, uint32_t n, uint32_t k, uint32_t tileN,
+                                 size_t slots) {
+  const uint32_t tiles = (n + tileN - 1) / tileN;
+  const bool evenTiles = (n % tileN == 0 && tiles % slots == 0) || tiles >= 4 * slots;
+  return evenTiles && static_cast<double>(k) * n >= static_cast<double>(m) * (k + n);
+}
+
 // The thread split of the weight-panel GEMMs (float32 and float16): fn(rowBegin, rowEnd,
 // tileBegin, tileEnd, slot). One call on the caller below `kMinParallelMacs`. Threads take whole
-// weight tiles when these are full and divide evenly, or are many, and the weights are the
-// larger operand (m < n: each thread then reads only its share of the weights and all of A);
-// else row ranges in multiples of `rowAlign` rows (each thread reads its share of A, mostly in
-// its own cache since the producing operation split the same rows, and all the weights).
-// hand_landmark_lite, 2 threads: 14x14x288->64 took as long as on one thread with tiles (each
-// thread pulled all of A from the other core's cache).
+// weight tiles (each reads its share of the weights and all of A, half of it from the other
+// core's cache, and leaves the next operation, which splits rows, half of its input there too)
+// when the tiles divide evenly (full and a multiple of the thread count, or many) and the
+// weights outweigh A and C together (k*n >= m*(k+n)); else row ranges in multiples of
+// `rowAlign` rows (each thread reads its share of A, in its own cache since the producing
+// operation split the same rows, and all the weights). hand_landmark_lite, 2 threads:
+// 14x14x288->64 took as long as on one thread with tiles. hand_landmark_full/lite and
+// pose_landmark_full/lite, 2 threads, both splits interleaved in one process: the 14x14 and
+// 16x16 expansions (k 48-112, n 288-672, where the weights are the smaller operand) took
+// 0.83-0.94x the time by rows and the depthwise layer after them 0.77-0.94x; the 7x7/8x8 ones
+// (k 192-1152, n 576-1152) stayed on tiles (rows: 1.1x); tiles that do not divide evenly
+// (8x8x576->96: 3 tiles) took 1.3x rows' time.
 template <typename Fn>
 void splitPanelGemm(ThreadPool* pool, uint32_t m, uint32_t n, uint32_t k, uint32_t tileN,
                     uint32_t rowAlign, const Fn& fn) {
@@ -121,7 +137,7 @@ void splitPanelGemm(ThreadPool* pool, uint32_t m, uint32_t n, uint32_t k, uint32
     return;
   }
   const size_t slots = static_cast<size_t>(threads);
-  if (((n % tileN == 0 && tiles % slots == 0) || tiles >= 4 * slots) && m < n) {
+  if (panelGemmSplitsTiles(m, n, k, tileN, slots)) {
     runSlots(pool, tiles, std::min<size_t>(slots, tiles), [&](size_t b, size_t e, size_t s) {
       fn(uint32_t{0}, m, static_cast<uint32_t>(b), static_cast<uint32_t>(e), s);
     });

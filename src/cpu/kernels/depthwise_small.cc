@@ -59,17 +59,15 @@ void smallMapDepthwiseFloat(const Geometry& g, const float* input, const float* 
   const size_t units = static_cast<size_t>(g.batches) * g.outH * groups;
   ConvDepthwiseFloatUnitsFn* run = convIsaKernels().depthwiseFloatSmallMap;
   // One contiguous share per thread, cut the way a 1x1 convolution producing this input
-  // splits its output (splitPanelGemm: by channel tiles when the map has fewer pixels than
-  // channels and the tiles divide well, by pixel rows otherwise), so each thread reads mostly
-  // what its own core wrote. Row-major units in 8 slots taken in any order measured 1.0-1.15x
+  // splits its output (panelGemmSplitsTiles, conv_fast.h), so each thread reads mostly what its
+  // own core wrote. The producer's input channel count is not known here: inverted bottlenecks
+  // expand by 6 (MobileNetV2/V3, BlazePose), so k = outC / 6 stands in for it. Row-major units in 8 slots taken in any order measured 1.0-1.15x
   // faster on 2 threads than on 1 for 7x7x1152 5x5 (~25 us against 26.5), channel shares
   // ~20 us; a channel split after a row-split producer (28x28x240 stride 2) was slower on 2
   // threads than on 1.
   const size_t threads = pool != nullptr ? static_cast<size_t>(pool->numThreads()) : 1;
-  const uint32_t tiles = (g.outC + 31) / 32;
   const bool channelSplit =
-      ((g.outC % 32 == 0 && tiles % threads == 0) || tiles >= 4 * threads) &&
-      static_cast<size_t>(g.inH) * g.inW < g.outC;
+      panelGemmSplitsTiles(g.inH * g.inW, g.outC, std::max<uint32_t>(1, g.outC / 6), 32, threads);
   runSlots(pool, units, std::min(units, threads), [&](size_t begin, size_t end, size_t) {
     run(a, kGroupBlocks, !channelSplit, begin, end);
   });
