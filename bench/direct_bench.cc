@@ -110,7 +110,7 @@ std::vector<Layer> layers() {
       same("conv1x1 128x128x16->8", false, 128, 16, 8, 1, 1),
       same("conv1x1 128x128x8->32", false, 128, 8, 32, 1, 1),
       same("conv1x1 128x128x24->16", false, 128, 24, 16, 1, 1),
-      // s4-gemm: the 1x1 layers of pose_landmark_heavy/full, hand_landmark_full/lite and
+      // The 1x1 layers of pose_landmark_heavy/full, hand_landmark_full/lite and
       // face_detection_full_range, timed with the panel GEMM (gemm_float.cc)
       same("gemm 8x8x272->1632", false, 8, 272, 1632, 1, 1),
       same("gemm 8x8x1632->272", false, 8, 1632, 272, 1, 1),
@@ -213,7 +213,7 @@ double minSeconds(int runs, const Fn& fn) {
 
 int main(int argc, char** argv) {
   int runs = 50;
-  int threads = 1;  // s4-gemm: the gemm layers (both sides) on a pool of this many threads
+  int threads = 1;  // the gemm layers (both sides) on a pool of this many threads
   bool half = false;  // Also time the float16 GEMM of relaxed models on the gemm layers
   std::string filter;
   for (int i = 1; i < argc; ++i) {
@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
     nn::conv::KernelScratch ks;
     bool have = true, chosen = false;
     double ds = 0;
-    nn::conv::PackedFloatWeights packed;  // s4-gemm
+    nn::conv::PackedFloatWeights packed;
     if (!strncmp(l.name, "gemm ", 5)) {
       have = nn::conv::panelGemmAvailable();
       chosen = nn::conv::panelGemmPreferred(g);

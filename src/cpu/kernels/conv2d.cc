@@ -43,7 +43,7 @@ XnnConvConfig xnnConfig(const Geometry& g) {
 
 // Not where the narrow direct kernel measured faster (conv_direct.cc): portableFloat takes it.
 bool xnnpackSupported(const Geometry& g) {
-  return !narrowConvPreferred(g) && !panelGemmPreferred(g) &&  // s4-gemm: the panel GEMM
+  return !narrowConvPreferred(g) && !panelGemmPreferred(g) &&  // the panel GEMM
          !stemGemmPreferred(g) &&
          xnnConvolutionSupported(xnnConfig(g));
 }

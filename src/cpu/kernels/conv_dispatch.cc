@@ -159,7 +159,7 @@ ConvIsaKernels selectKernels() {
     k.transposeFloatRows = isa_avx512::convTransposeFloatRows;
     k.depthwiseFloatRowsDirect = isa_avx512::convDepthwiseFloatRowsDirect;
     k.narrowConvFloatRows = isa_avx512::convNarrowFloatRows;
-    k.gemmFloatPanels = isa_avx512::gemmFloatPanels;  // s4-gemm
+    k.gemmFloatPanels = isa_avx512::gemmFloatPanels;
     k.im2colFloatRows = isa_avx512::convIm2colFloatRows;
     k.depthwiseFloatSmallMap = isa_avx512::convDepthwiseFloatSmallMap;
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;

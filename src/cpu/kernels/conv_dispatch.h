@@ -28,7 +28,7 @@ struct ConvIsaKernels {
   // depthwise with depth multiplier 1, and CONV_2D with few output channels at dilation 1.
   ConvFloatRowsFn<ConvDepthwiseFloatArgs>* depthwiseFloatRowsDirect;
   ConvFloatRowsFn<ConvDirectFloatArgs>* narrowConvFloatRows;
-  // s4-gemm: the weight-stationary float32 GEMM (gemm_float.cc); null below AVX-512.
+  // The weight-stationary float32 GEMM (gemm_float.cc); null below AVX-512.
   GemmFloatPanelsFn* gemmFloatPanels;
   // Few-input-channel CONV_2D as per-row im2col + the panel GEMM; null below AVX-512.
   ConvIm2colFloatRowsFn* im2colFloatRows;

@@ -343,7 +343,7 @@ void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoin
 
 void fastConvFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
                    const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
-  // s4-gemm: 1x1 stride 1 rows are equally spaced input pixels, read in place.
+  // 1x1 stride 1 rows are equally spaced input pixels, read in place.
   if (pointwise(g) && g.p.strideH == 1 && g.p.strideW == 1 && panelGemmAvailable())
     return panelGemmFloat(g.batches * g.outH * g.outW, input, g.inC, w, bias, g.p.activation,
                           output, pool);
@@ -406,7 +406,7 @@ void fastFullyConnectedFloat(uint32_t batches, int32_t activation, const float* 
                              const PackedFloatWeights& w, const float* bias, float* output,
                              ThreadPool* pool, KernelScratch& ks) {
   const uint32_t k = w.k;
-  if (panelGemmAvailable())  // s4-gemm
+  if (panelGemmAvailable())
     return panelGemmFloat(batches, input, k, w, bias, activation, output, pool);
   auto rowFn = [&](uint32_t row, float*) -> const float* {
     return input + static_cast<size_t>(row) * k;

@@ -177,7 +177,7 @@ AmxRequantizeBlockFn<uint8_t> amxRequantizeBlockU8;
 AmxRequantizeBlockFn<int8_t> amxRequantizeBlockS8;
 }  // namespace isa_amx
 
-// ---- s4-gemm: panel-stationary float32 GEMM (gemm_float_avx512.cc, driver gemm_float.cc) -----
+// ---- panel-stationary float32 GEMM (gemm_float_avx512.cc, driver gemm_float.cc) -----
 // c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
 // output columns of packed tiles [tileBegin, tileEnd) (the float layout above, [tile][k][32],
 // zero past n). Each tile's weights are read once per block of rows (not once per row tile),
@@ -196,7 +196,6 @@ using GemmFloatPanelsFn = void(const GemmFloatArgs& g, uint32_t rowBegin, uint32
 namespace isa_avx512 {
 GemmFloatPanelsFn gemmFloatPanels;
 }  // namespace isa_avx512
-// ---- end s4-gemm
 
 // A float32 CONV_2D with few input channels (the models' first layer: 3 channels, 3x3 or 5x5,
 // stride 2) through the panel GEMM: each output row's im2col rows ([outW][k], k = filterH *
