@@ -48,6 +48,15 @@ class CpuExecutionState : public ExecutionState {
   std::vector<uint8_t> insufficient;          // per model output
   bool initialized = false;
   bool slotsFromTemplate = true;  // false after a run that re-inferred shapes
+
+  // Points the slots of the plan's static temporaries into the arena.
+  void bindArena(const std::vector<size_t>& arenaOffset) {
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (arenaOffset[i] == kNotInArena) continue;
+      slots[i].data = arena.get() + arenaOffset[i];
+      slots[i].capacity = arenaSize - arenaOffset[i];
+    }
+  }
 };
 
 // IF/WHILE run referenced subgraphs through this, bound to one execution.
@@ -466,12 +475,7 @@ void CpuPreparedModel::warmFirstExecutionState() {
   auto* st = static_cast<CpuExecutionState*>(base.get());
   // The arena's pages are already mapped (createExecutionState prefaults it).
   if (main_.arenaSize > 0 && st->arena == nullptr) return;
-  for (size_t i = 0; i < st->slots.size(); ++i) {
-    if (main_.arenaOffset[i] != kNotInArena) {
-      st->slots[i].data = st->arena.get() + main_.arenaOffset[i];
-      st->slots[i].capacity = st->arenaSize - main_.arenaOffset[i];
-    }
-  }
+  st->bindArena(main_.arenaOffset);
   const Subgraph& sg = *main_.subgraph;
   std::vector<uint32_t> ops;
   for (uint32_t opIndex : main_.order) {
@@ -616,12 +620,7 @@ Status CpuPreparedModel::execute(const Request& request, const ExecuteOptions& o
                      main_.arenaSize);
   }
   // Static temporaries live in the arena.
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (main_.arenaOffset[i] != kNotInArena) {
-      slots[i].data = st->arena.get() + main_.arenaOffset[i];
-      slots[i].capacity = st->arenaSize - main_.arenaOffset[i];
-    }
-  }
+  st->bindArena(main_.arenaOffset);
   auto resolve = [&](const RequestArgument& arg) -> uint8_t* {
     if (arg.location.pointer != nullptr) return static_cast<uint8_t*>(arg.location.pointer);
     if (arg.location.poolIndex >= request.pools.size()) return nullptr;
