@@ -123,6 +123,39 @@ TEST(PoolTest, MaxFloatImplicitSameStride2) {
   expectNear(out, {5, 6, 8, 9});
 }
 
+// A pool whose input is also read by a longer branch: the CPU driver runs it right after the
+// input's producer instead of after the other branch (prepared_model.cc, hoistSharedPools).
+// X -> T = X + X; U = T + T; V = U + T; P = MAX_POOL(T) (2x2, stride 1, SAME); Y = V + P.
+TEST(PoolTest, MaxPoolSharingItsInputWithAnotherBranch) {
+  ModelBuilder m;
+  const std::vector<uint32_t> dims{1, 3, 3, 1};
+  const int f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  const uint32_t x = m.addOperand(f32, dims), t = m.addOperand(f32, dims);
+  const uint32_t u = m.addOperand(f32, dims), v = m.addOperand(f32, dims);
+  const uint32_t pool = m.addOperand(f32, dims), y = m.addOperand(f32, dims);
+  const uint32_t none = m.addInt32(ANEURALNETWORKS_FUSED_NONE);
+  m.addOperation(ANEURALNETWORKS_ADD, {x, x, none}, {t});
+  m.addOperation(ANEURALNETWORKS_ADD, {t, t, none}, {u});
+  m.addOperation(ANEURALNETWORKS_ADD, {u, t, none}, {v});
+  std::vector<uint32_t> poolInputs{t, m.addInt32(ANEURALNETWORKS_PADDING_SAME)};
+  for (int32_t v : {1, 1, 2, 2}) poolInputs.push_back(m.addInt32(v));
+  poolInputs.push_back(none);
+  m.addOperation(ANEURALNETWORKS_MAX_POOL_2D, poolInputs, {pool});
+  m.addOperation(ANEURALNETWORKS_ADD, {v, pool, none}, {y});
+  ASSERT_EQ(m.finish({x}, {y, pool}), ANEURALNETWORKS_NO_ERROR);
+  const std::vector<float> in{1, -2, 3, 4, 5, -6, 7, 8, 9};
+  // T = 2X; max over each pixel's 2x2 window to the right and below (SAME pads after).
+  const std::vector<float> pooled{10, 10, 6, 16, 18, 18, 16, 18, 18};
+  std::vector<float> expected(in.size());
+  for (size_t i = 0; i < in.size(); ++i) expected[i] = 6 * in[i] + pooled[i];
+  for (const char* device : {static_cast<const char*>(nullptr), "nnapi-cpu-reference"}) {
+    auto r = nntest::runModel(m, {bytesOf(in)}, {in.size() * 4, in.size() * 4}, device);
+    ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;
+    expectNear(valuesOf<float>(r.outputs[0]), expected);
+    expectNear(valuesOf<float>(r.outputs[1]), pooled);
+  }
+}
+
 TEST(PoolTest, AverageImplicitSamePadsSymmetrically) {
   PoolModel p;
   p.inDims = {1, 1, 3, 1};

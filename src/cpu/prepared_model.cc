@@ -132,6 +132,40 @@ Status CpuPreparedModel::create(std::shared_ptr<const Model> model, bool referen
 
 namespace {
 
+// Moves each MAX_POOL_2D / AVERAGE_POOL_2D whose data input is also read by other operations
+// to right after the last producer of its inputs. The topological order follows one branch
+// to its end first, so a pooled shortcut (hand_landmark_lite: 112x112x16 read by the 1x1
+// expansion and by the pool of the residual branch) otherwise ran after the 3.2 MB expansion,
+// its stride-2 depthwise and the projection, and read its input back from L3; hoisted, it reads
+// it while it is in L2 and the expansion's output stays in L2 for the depthwise (1 thread:
+// pool 0.77x, depthwise 0.93x the time). Only the order changes, no value.
+void hoistSharedPools(const Subgraph& sg, std::vector<uint32_t>* order) {
+  std::vector<int64_t> writer(sg.operands.size(), -1);
+  std::vector<uint32_t> readers(sg.operands.size(), 0);
+  for (uint32_t i = 0; i < sg.operations.size(); ++i) {
+    for (uint32_t o : sg.operations[i].outputs)
+      if (o < writer.size()) writer[o] = i;
+    for (uint32_t in : sg.operations[i].inputs)
+      if (in < readers.size()) ++readers[in];
+  }
+  std::vector<size_t> position(sg.operations.size());
+  for (size_t qi = 0; qi < order->size(); ++qi) {
+    const Operation& op = sg.operations[(*order)[qi]];
+    if ((op.type != OperationType::MAX_POOL_2D && op.type != OperationType::AVERAGE_POOL_2D) ||
+        op.inputs.empty() || op.inputs[0] >= readers.size() || readers[op.inputs[0]] < 2)
+      continue;
+    for (size_t i = 0; i < qi; ++i) position[(*order)[i]] = i;
+    size_t target = 0;  // first position after every producer of the pool's inputs
+    for (uint32_t in : op.inputs)
+      if (in < writer.size() && writer[in] >= 0)
+        target = std::max(target, position[static_cast<size_t>(writer[in])] + 1);
+    if (target >= qi) continue;
+    const uint32_t q = (*order)[qi];
+    order->erase(order->begin() + static_cast<ptrdiff_t>(qi));
+    order->insert(order->begin() + static_cast<ptrdiff_t>(target), q);
+  }
+}
+
 // Static temporaries larger than maxOperandBytes() (or together larger than it) fail the
 // preparation with a clear error rather than an allocation failure at execution.
 Status planArena(SubgraphPlan* plan) {
@@ -349,6 +383,7 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
   if (!topologicalOrder(sg, &plan->order)) {
     return makeError(ErrorStatus::INVALID_ARGUMENT, "CPU driver: the model graph has a cycle");
   }
+  hoistSharedPools(sg, &plan->order);
   const size_t numOperands = sg.operands.size();
   plan->outputPosition.assign(numOperands, -1);
   for (size_t i = 0; i < sg.outputIndexes.size(); ++i)

@@ -15,6 +15,7 @@
 
 #include "cpu/isa.h"
 #include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_dispatch.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
 #include "cpu/kernels/isa/conv_isa.h"
@@ -196,6 +197,59 @@ TEST(PanelGemm, TwoThreadsBitIdenticalOnModelShapes) {
     for (size_t i = 0; i < outCount; ++i) ASSERT_EQ(one[i], two[i]) << text << " element " << i;
     for (size_t i = outCount; i < two.size(); ++i)
       ASSERT_TRUE(std::isnan(two[i])) << text << ": written past the output at " << i;
+  }
+}
+
+// Row blocks taken last group first (GemmFloatArgs::lastBlockFirst, which panelGemmFloat sets
+// for expansions over 1 MB) write every row of the range once and the same bits as in order:
+// small k (16-row blocks grouped by 8), large k (one block per group), row ranges that start
+// and end off the block and group boundaries, last tiles of 1-31 columns.
+TEST(PanelGemm, LastBlockFirstSameBits) {
+  GemmFloatPanelsFn* run = convIsaKernels().gemmFloatPanels;
+  if (run == nullptr) GTEST_SKIP() << "no panel GEMM below AVX-512";
+  std::mt19937 rng(5);
+  struct Shape {
+    uint32_t m, n, k, rowBegin, rowEnd;
+  };
+  const Shape shapes[] = {{12544, 64, 16, 0, 12544}, {3000, 96, 16, 5, 2999},
+                          {700, 40, 24, 0, 700},     {500, 33, 1200, 3, 497},
+                          {300, 64, 16, 17, 18},     {129, 17, 8, 0, 129}};
+  for (const Shape& s : shapes) {
+    const auto a = randomVector(rng, static_cast<size_t>(s.m) * s.k);
+    const auto filter = randomVector(rng, static_cast<size_t>(s.n) * s.k);
+    const auto bias = randomVector(rng, s.n);
+    PackedFloatWeights w;
+    packFloatWeights(filter.data(), s.n, s.k, &w);
+    const size_t count = static_cast<size_t>(s.m) * s.n;
+    std::vector<float> forward(count + kGuard, NAN), backward(count + kGuard, NAN);
+    GemmFloatArgs args{};
+    args.m = s.m;
+    args.n = s.n;
+    args.k = s.k;
+    args.lda = s.k;
+    args.a = a.data();
+    args.packed = w.data.data();
+    args.bias = bias.data();
+    args.outputMin = -1.0f;
+    args.outputMax = 1.0f;
+    const uint32_t tiles = (s.n + kConvTileN - 1) / kConvTileN;
+    args.c = forward.data();
+    args.lastBlockFirst = false;
+    run(args, s.rowBegin, s.rowEnd, 0, tiles);
+    args.c = backward.data();
+    args.lastBlockFirst = true;
+    run(args, s.rowBegin, s.rowEnd, 0, tiles);
+    const std::string text = std::to_string(s.m) + "x" + std::to_string(s.k) + "->" +
+                             std::to_string(s.n) + " rows " + std::to_string(s.rowBegin) + ".." +
+                             std::to_string(s.rowEnd);
+    for (size_t i = 0; i < forward.size(); ++i) {
+      const size_t row = i / s.n;
+      const bool inRange = i < count && row >= s.rowBegin && row < s.rowEnd;
+      ASSERT_EQ(std::isnan(backward[i]), !inRange) << text << " element " << i;
+      if (inRange) {
+        ASSERT_EQ(forward[i], backward[i]) << text << " element " << i;
+      }
+    }
   }
 }
 

@@ -190,6 +190,8 @@ struct GemmFloatArgs {
   const float* bias;      // [n]; null: zero
   float outputMin, outputMax;
   float* c;               // [m][n]
+  // Row blocks last to first (same values): see panelGemmFloat.
+  bool lastBlockFirst;
 };
 using GemmFloatPanelsFn = void(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                                uint32_t tileBegin, uint32_t tileEnd);

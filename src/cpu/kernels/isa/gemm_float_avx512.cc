@@ -154,25 +154,37 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   const bool l1Weights =
       static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float) <= 32 * 1024;
   if (tileEnd - tileBegin >= 2 && l1Weights) blockRows = 2 * kMR;
-  for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
-    const uint32_t r1 =
-        rowEnd - r0 > blockRows ? r0 + static_cast<uint32_t>(blockRows) : rowEnd;
-    for (uint32_t t = tileBegin; t < tileEnd; ++t) {
-      const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
-      const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
-      const __m512 b0 = g.bias ? _mm512_maskz_loadu_ps(m0, g.bias + c0) : _mm512_setzero_ps();
-      const __m512 b1 =
-          g.bias ? _mm512_maskz_loadu_ps(m1, g.bias + c0 + 16) : _mm512_setzero_ps();
-      const float* w = g.packed + static_cast<size_t>(t) * k * kTile;
-      // (Weights that fit L1 stay there after the first row block: no prefetch.)
-      const float* next =
-          t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
-      if (cols > 16)
-        tileRows<2>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
-      else
-        tileRows<1>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+  // With lastBlockFirst, groups of blocks (at least 128 rows, so the hardware prefetchers
+  // still see ascending addresses within one) are taken from the last group to the first.
+  const uint32_t rows = rowEnd > rowBegin ? rowEnd - rowBegin : 0;
+  const uint32_t blockCount = static_cast<uint32_t>((rows + blockRows - 1) / blockRows);
+  const uint32_t groupBlocks =
+      blockRows >= 128 ? 1u : static_cast<uint32_t>((128 + blockRows - 1) / blockRows);
+  const uint32_t groupCount = (blockCount + groupBlocks - 1) / groupBlocks;
+  for (uint32_t gi = 0; gi < groupCount; ++gi) {
+    const uint32_t group = g.lastBlockFirst ? groupCount - 1 - gi : gi;
+    const uint32_t bEnd = group * groupBlocks + groupBlocks < blockCount
+                              ? group * groupBlocks + groupBlocks : blockCount;
+    for (uint32_t b = group * groupBlocks; b < bEnd; ++b) {
+      const uint32_t r0 = rowBegin + b * static_cast<uint32_t>(blockRows);
+      const uint32_t r1 =
+          rowEnd - r0 > blockRows ? r0 + static_cast<uint32_t>(blockRows) : rowEnd;
+      for (uint32_t t = tileBegin; t < tileEnd; ++t) {
+        const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
+        const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
+        const __m512 b0 = g.bias ? _mm512_maskz_loadu_ps(m0, g.bias + c0) : _mm512_setzero_ps();
+        const __m512 b1 =
+            g.bias ? _mm512_maskz_loadu_ps(m1, g.bias + c0 + 16) : _mm512_setzero_ps();
+        const float* w = g.packed + static_cast<size_t>(t) * k * kTile;
+        // (Weights that fit L1 stay there after the first row block: no prefetch.)
+        const float* next =
+            t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
+        if (cols > 16)
+          tileRows<2>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+        else
+          tileRows<1>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+      }
     }
-    r0 = r1;
   }
 }
 
