@@ -137,10 +137,9 @@ TEST(PoolTest, MaxPoolSharingItsInputWithAnotherBranch) {
   m.addOperation(ANEURALNETWORKS_ADD, {x, x, none}, {t});
   m.addOperation(ANEURALNETWORKS_ADD, {t, t, none}, {u});
   m.addOperation(ANEURALNETWORKS_ADD, {u, t, none}, {v});
-  std::vector<uint32_t> poolInputs{t, m.addInt32(ANEURALNETWORKS_PADDING_SAME)};
-  for (int32_t v : {1, 1, 2, 2}) poolInputs.push_back(m.addInt32(v));
-  poolInputs.push_back(none);
-  m.addOperation(ANEURALNETWORKS_MAX_POOL_2D, poolInputs, {pool});
+  const uint32_t same = m.addInt32(ANEURALNETWORKS_PADDING_SAME);
+  const uint32_t one = m.addInt32(1), two = m.addInt32(2);
+  m.addOperation(ANEURALNETWORKS_MAX_POOL_2D, {t, same, one, one, two, two, none}, {pool});
   m.addOperation(ANEURALNETWORKS_ADD, {v, pool, none}, {y});
   ASSERT_EQ(m.finish({x}, {y, pool}), ANEURALNETWORKS_NO_ERROR);
   const std::vector<float> in{1, -2, 3, 4, 5, -6, 7, 8, 9};
