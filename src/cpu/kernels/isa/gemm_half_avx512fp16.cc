@@ -69,10 +69,12 @@ void toHalfPairs(const T* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* ds
 // and the kernel ran at about 55% of the float16 FMA peak).
 // With a float16 output `ch` (same row stride), the last block's clamped sums go there instead
 // (rounded once), and `c` only holds the sums between blocks of k.
-template <int MR, int NV>
+// With PF, line kk of `pf` (64 bytes each, k lines) is prefetched into L2 at step kk: a slice
+// of the next weight tile (see tileRows).
+template <int MR, int NV, bool PF = false>
 inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512* bias,
                   __m512 lo, __m512 hi, const __mmask16* m, float* c, uint16_t* ch,
-                  size_t ldc) {
+                  size_t ldc, const char* pf = nullptr) {
   // Once at least: with k = 0 the output is the clamped bias.
   for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
@@ -83,6 +85,7 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
       for (int v = 0; v < NV; ++v) h[r][v] = _mm512_setzero_ph();
 #pragma GCC unroll 2
     for (uint32_t kk = k0; kk < k1; ++kk) {
+      if (PF) _mm_prefetch(pf + static_cast<size_t>(kk) * 64, _MM_HINT_T1);
       const _Float16* wk = w + static_cast<size_t>(kk) * kTile;
       const __m512h w0 = _mm512_loadu_ph(wk);
       const __m512h w1 = NV == 2 ? _mm512_loadu_ph(wk + 32) : w0;
@@ -128,30 +131,42 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
 }
 
 // block<mr, NV> for a run-time mr in [1, M].
-template <int NV, int M>
+template <int NV, int M, bool PF = false>
 inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16* w,
                       const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
-                      uint16_t* ch, size_t ldc) {
+                      uint16_t* ch, size_t ldc, const char* pf = nullptr) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockUpTo<NV, M - 1>(mr, a, k, w, bias, lo, hi, m, c, ch, ldc);
+      return blockUpTo<NV, M - 1, PF>(mr, a, k, w, bias, lo, hi, m, c, ch, ldc, pf);
   }
-  block<M, NV>(a, k, w, bias, lo, hi, m, c, ch, ldc);
+  block<M, NV, PF>(a, k, w, bias, lo, hi, m, c, ch, ldc, pf);
 }
 
 // Rows [0, rows) of the converted block (output rows from c) for one tile, in register blocks
-// of evened-out sizes (as gemm_float_avx512.cc's tileRows).
+// of evened-out sizes (as gemm_float_avx512.cc's tileRows). `next` (may be null): the weight
+// tile the caller takes after this one, prefetched into L2 by the first two register blocks
+// (a tile is k lines of 128 bytes), as gemm_float_avx512.cc does: the 8x8 layers of
+// pose_landmark_heavy sweep weights from L3 once per row block. Prefetches change no result.
 template <int NV>
 inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float16* w,
                      const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
-                     uint16_t* ch, size_t ldc) {
+                     uint16_t* ch, size_t ldc, const _Float16* next) {
   constexpr uint32_t MR = NV == 2 ? kMR2 : kMR1;
+  const char* pf = reinterpret_cast<const char*>(next);
+  uint32_t done = 0;  // lines of `next` prefetched
   for (uint32_t r = 0; r < rows;) {
     const uint32_t left = rows - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
-    blockUpTo<NV, MR>(mr, a + static_cast<size_t>(r) * k, k, w, bias, lo, hi, m,
-                      c + static_cast<size_t>(r) * ldc,
-                      ch != nullptr ? ch + static_cast<size_t>(r) * ldc : nullptr, ldc);
+    const uint32_t* ar = a + static_cast<size_t>(r) * k;
+    float* cr = c + static_cast<size_t>(r) * ldc;
+    uint16_t* chr = ch != nullptr ? ch + static_cast<size_t>(r) * ldc : nullptr;
+    if (pf != nullptr && done < 2 * k) {
+      blockUpTo<NV, MR, true>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc,
+                              pf + static_cast<size_t>(done) * 64);
+      done += k;
+    } else {
+      blockUpTo<NV, MR>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc);
+    }
     r += mr;
   }
 }
@@ -385,6 +400,9 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   // A float16 output: the block's float32 sums after the converted rows.
   float* sums = reinterpret_cast<float*>(scratch + blockRows * (k > 0 ? k : 1));
   const _Float16* packed = reinterpret_cast<const _Float16*>(g.packed);
+  // Weights that fit L1 stay there after the first row block: no prefetch.
+  const bool l1Weights =
+      static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(_Float16) <= 32 * 1024;
   for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
@@ -404,10 +422,12 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
       const _Float16* w = packed + static_cast<size_t>(t) * k * kTile;
       float* c = cBlock + c0;
       uint16_t* ch = halfOut ? g.ch + static_cast<size_t>(r0) * n + c0 : nullptr;
+      const _Float16* next =
+          t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
       if (cols > 32)
-        tileRows<2>(ah, rows, k, w, bias, lo, hi, m, c, ch, n);
+        tileRows<2>(ah, rows, k, w, bias, lo, hi, m, c, ch, n, next);
       else
-        tileRows<1>(ah, rows, k, w, bias, lo, hi, m, c, ch, n);
+        tileRows<1>(ah, rows, k, w, bias, lo, hi, m, c, ch, n, next);
     }
     r0 += rows;
   }
