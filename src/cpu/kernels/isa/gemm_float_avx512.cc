@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/tile_prefetch.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
 
@@ -93,29 +94,24 @@ inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, u
 // (49 rows: 7 x 7, not 6 x 8 + 1: a one-row block reads the whole tile for 2 FMAs per k).
 // A tile with at most 16 columns left (the last one) takes one vector per row and twice the
 // rows per block.
-// `next` (may be null): the weight tile the caller takes after this one. The first two register
-// blocks prefetch it into L2, one line per step of k each (a tile is k lines of 128 bytes):
-// the first sweep over a layer's weights otherwise waits on L3/DRAM for every tile, which
-// cost the 7x7 layers of hand_landmark_full (192x1152 and 1152x192 weights, 884 KB, 49 rows:
-// each tile swept by 7 blocks) about a third of their time against the same GEMM with the
-// weights already in L2. Prefetches change no result.
+// `next` (may be null): the weight tile the caller takes after this one, prefetched by the first
+// two register blocks (TilePrefetch). Without it the 7x7 layers of hand_landmark_full (192x1152
+// and 1152x192 weights, 884 KB, 49 rows: each tile swept by 7 blocks) took about a third more
+// time than the same GEMM with the weights already in L2.
 template <int NV>
 inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const float* w,
                      uint32_t c0, __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0,
                      __mmask16 m1, const float* next) {
   constexpr uint32_t MR = NV == 2 ? kMR : 2 * kMR;
   const uint32_t k = g.k, n = g.n;
-  const char* pf = reinterpret_cast<const char*>(next);
-  uint32_t done = 0;  // lines of `next` prefetched
+  TilePrefetch prefetch(next, k);
   for (uint32_t r = r0; r < r1;) {
     const uint32_t left = r1 - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
     const float* a = g.a + r * g.lda;
     float* c = g.c + static_cast<size_t>(r) * n + c0;
-    if (pf != nullptr && done < 2 * k) {
-      blockUpTo<NV, MR, false, true>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1, 0,
-                                     pf + static_cast<size_t>(done) * 64);
-      done += k;
+    if (const char* pf = prefetch.take()) {
+      blockUpTo<NV, MR, false, true>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1, 0, pf);
     } else {
       blockUpTo<NV, MR>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n);
     }
@@ -152,7 +148,7 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   // at a time through every tile, so each output row is written whole while its lines are
   // in L1 instead of in one partial pass per tile over rows that no longer are.
   const bool l1Weights =
-      static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float) <= 32 * 1024;
+      weightsStayInL1(static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float));
   if (tileEnd - tileBegin >= 2 && l1Weights) blockRows = 2 * kMR;
   // With lastBlockFirst, groups of blocks (at least 128 rows, so the hardware prefetchers
   // still see ascending addresses within one) are taken from the last group to the first.
@@ -176,7 +172,6 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
         const __m512 b1 =
             g.bias ? _mm512_maskz_loadu_ps(m1, g.bias + c0 + 16) : _mm512_setzero_ps();
         const float* w = g.packed + static_cast<size_t>(t) * k * kTile;
-        // (Weights that fit L1 stay there after the first row block: no prefetch.)
         const float* next =
             t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
         if (cols > 16)

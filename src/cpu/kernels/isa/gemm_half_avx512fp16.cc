@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/tile_prefetch.h"
 
 #include "cpu/kernels/isa/gemm_half_isa.h"
 
@@ -144,26 +145,23 @@ inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16
 
 // Rows [0, rows) of the converted block (output rows from c) for one tile, in register blocks
 // of evened-out sizes (as gemm_float_avx512.cc's tileRows). `next` (may be null): the weight
-// tile the caller takes after this one, prefetched into L2 by the first two register blocks
-// (a tile is k lines of 128 bytes), as gemm_float_avx512.cc does: the 8x8 layers of
-// pose_landmark_heavy sweep weights from L3 once per row block. Prefetches change no result.
+// tile the caller takes after this one, prefetched by the first two register blocks
+// (TilePrefetch; relaxed pose_landmark_heavy, whose 8x8 layers sweep weights from L3 once per
+// row block, took 0.92-0.96x the time with it).
 template <int NV>
 inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float16* w,
                      const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
                      uint16_t* ch, size_t ldc, const _Float16* next) {
   constexpr uint32_t MR = NV == 2 ? kMR2 : kMR1;
-  const char* pf = reinterpret_cast<const char*>(next);
-  uint32_t done = 0;  // lines of `next` prefetched
+  TilePrefetch prefetch(next, k);
   for (uint32_t r = 0; r < rows;) {
     const uint32_t left = rows - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
     const uint32_t* ar = a + static_cast<size_t>(r) * k;
     float* cr = c + static_cast<size_t>(r) * ldc;
     uint16_t* chr = ch != nullptr ? ch + static_cast<size_t>(r) * ldc : nullptr;
-    if (pf != nullptr && done < 2 * k) {
-      blockUpTo<NV, MR, true>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc,
-                              pf + static_cast<size_t>(done) * 64);
-      done += k;
+    if (const char* pf = prefetch.take()) {
+      blockUpTo<NV, MR, true>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc, pf);
     } else {
       blockUpTo<NV, MR>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc);
     }
@@ -400,9 +398,8 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   // A float16 output: the block's float32 sums after the converted rows.
   float* sums = reinterpret_cast<float*>(scratch + blockRows * (k > 0 ? k : 1));
   const _Float16* packed = reinterpret_cast<const _Float16*>(g.packed);
-  // Weights that fit L1 stay there after the first row block: no prefetch.
   const bool l1Weights =
-      static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(_Float16) <= 32 * 1024;
+      weightsStayInL1(static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(_Float16));
   for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
