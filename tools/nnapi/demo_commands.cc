@@ -1,13 +1,16 @@
-// `nnapi demo selfie IMAGE` and `nnapi demo pose IMAGE`: picture in, picture out, through the
-// DemoRunner main.cc provides (public NNAPI C API). Decoding lives in selfie_segment.* and
+// `nnapi demo face|selfie|pose IMAGE`: picture in, picture out, through the DemoRunner main.cc
+// provides (public NNAPI C API). Decoding lives in face_detect.*, selfie_segment.* and
 // pose_landmarks.* (pure functions the tests call); this file reads the photo, prints the
 // results and writes the pictures and JSON.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "demo_common.h"
+#include "face_detect.h"
 #include "image_io.h"
 #include "pose_landmarks.h"
 #include "selfie_segment.h"
@@ -56,6 +59,101 @@ void PrintTiming(const DemoOptions& o, const DemoRun& r) {
 Normalization InputNormalization(const DemoOptions& o) { return o.norm_given ? o.norm : RangeNormalization(0.f, 1.f); }
 
 }  // namespace
+
+// ---- face detection ------------------------------------------------------------------------
+
+namespace {
+
+// Pads the image to a centred square (black borders), as MediaPipe's face detection graph does
+// to keep the aspect ratio; *pad_x/*pad_y receive the left/top padding.
+Image Letterbox(const Image& img, int* pad_x, int* pad_y) {
+  const int side = std::max(img.width, img.height);
+  *pad_x = (side - img.width) / 2;
+  *pad_y = (side - img.height) / 2;
+  if (side == img.width && side == img.height) return img;
+  Image sq;
+  sq.width = sq.height = side;
+  sq.rgb.assign(static_cast<size_t>(side) * side * 3, 0);
+  for (int y = 0; y < img.height; ++y) {
+    std::memcpy(&sq.rgb[(static_cast<size_t>(y + *pad_y) * side + *pad_x) * 3],
+                &img.rgb[static_cast<size_t>(y) * img.width * 3], static_cast<size_t>(img.width) * 3);
+  }
+  return sq;
+}
+
+}  // namespace
+
+int RunFaceDemo(const DemoOptions& in, const DemoRunner& run) {
+  DemoOptions o = in;
+  if (o.model.empty()) o.model = DefaultModelPath("models/face_detection_short_range.tflite");
+  if (o.output_dir.empty()) o.output_dir = "out/face_detection";
+  Image photo;
+  if (!LoadPhotoAndPrepare(o, &photo)) return 1;
+  int pad_x = 0, pad_y = 0;
+  const Image square = Letterbox(photo, &pad_x, &pad_y);
+  const float side = static_cast<float>(square.width);
+  // BlazeFace wants RGB in [-1,1].
+  DemoRun r;
+  if (!run(o.model, square, o.norm_given ? o.norm : RangeNormalization(-1.f, 1.f), &r)) return 1;
+
+  // The outputs by shape: regressors [1,896,16] and scores [1,896,1], both float32.
+  const std::vector<Anchor> anchors = BlazeFaceShortRangeAnchors();
+  const float* regressors = nullptr;
+  const float* scores = nullptr;
+  for (const DemoTensor& t : r.outputs) {
+    if (t.dims.empty()) continue;
+    if (t.dims.back() == 16 && t.values.size() == anchors.size() * 16) regressors = t.values.data();
+    if (t.dims.back() == 1 && t.values.size() == anchors.size()) scores = t.values.data();
+  }
+  if (!regressors || !scores) {
+    Fail(o.model + " does not look like BlazeFace short range: expected float32 outputs [1," +
+         std::to_string(anchors.size()) + ",16] and [1," + std::to_string(anchors.size()) + ",1]");
+    return 1;
+  }
+  BlazeFaceParams params;
+  std::vector<FaceDetection> raw = DecodeBlazeFace(regressors, scores, anchors, params);
+  std::vector<FaceDetection> faces = WeightedNonMaxSuppression(raw, params.min_suppression_iou);
+
+  // Normalised square coordinates -> pixels of the original photo.
+  auto px = [&](float v) { return v * side - static_cast<float>(pad_x); };
+  auto py = [&](float v) { return v * side - static_cast<float>(pad_y); };
+  static const char* const kKeypointNames[kFaceKeypoints] = {"right_eye", "left_eye", "nose_tip",
+                                                             "mouth", "right_ear", "left_ear"};
+  PrintHeader("face detection", o, photo);
+  PrintTiming(o, r);
+  std::printf("%zu face%s (score >= %.2f; %zu raw detections merged by weighted NMS, IoU %.1f):\n", faces.size(),
+              faces.size() == 1 ? "" : "s", params.min_score, raw.size(), params.min_suppression_iou);
+  std::string json = "{\n  \"image\": " + JsonString(o.image) + ",\n  \"width\": " + std::to_string(photo.width) +
+                     ",\n  \"height\": " + std::to_string(photo.height) + ",\n  \"faces\": [";
+  Image annotated = photo;
+  for (size_t i = 0; i < faces.size(); ++i) {
+    const FaceDetection& f = faces[i];
+    const float x0 = px(f.xmin), y0 = py(f.ymin), x1 = px(f.xmax), y1 = py(f.ymax);
+    std::printf("  face %zu: score %.3f  box x %.1f..%.1f y %.1f..%.1f (centre %.1f,%.1f size %.1fx%.1f)\n", i,
+                f.score, x0, x1, y0, y1, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0);
+    char buf[256];
+    std::snprintf(buf, sizeof(buf), "%s\n    {\"score\": %.4f, \"box\": [%.2f, %.2f, %.2f, %.2f], \"keypoints\": {",
+                  i ? "," : "", f.score, x0, y0, x1, y1);
+    json += buf;
+    DrawRect(&annotated, x0, y0, x1, y1, 3.f, Rgb{0, 255, 0});
+    std::printf("   ");
+    for (int k = 0; k < kFaceKeypoints; ++k) {
+      const float kx = px(f.keypoints[k][0]), ky = py(f.keypoints[k][1]);
+      std::printf(" %s (%.1f,%.1f)", kKeypointNames[k], kx, ky);
+      std::snprintf(buf, sizeof(buf), "%s\"%s\": [%.2f, %.2f]", k ? ", " : "", kKeypointNames[k], kx, ky);
+      json += buf;
+      DrawDot(&annotated, kx, ky, 4.f, Rgb{255, 0, 0});
+    }
+    std::printf("\n");
+    json += "}}";
+  }
+  json += faces.empty() ? "]\n}\n" : "\n  ]\n}\n";
+
+  const std::string png = o.output_dir + "/annotated.png", js = o.output_dir + "/detections.json";
+  if (!WritePngOrFail(png, annotated) || !WriteTextOrFail(js, json)) return 1;
+  std::printf("annotated image: %s\ndetections: %s\n", png.c_str(), js.c_str());
+  return 0;
+}
 
 // ---- selfie segmentation -------------------------------------------------------------------
 

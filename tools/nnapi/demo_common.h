@@ -1,6 +1,6 @@
-// What the picture-in / picture-out demos (`nnapi demo selfie|pose`, demo_commands.cc) share
-// with main.cc: main.cc owns model loading and execution over the public NNAPI C API and hands
-// the demos a DemoRunner; the demos own pre- and post-processing. Also the small file helpers
+// What the picture-in / picture-out demos (`nnapi demo face|selfie|pose`, demo_commands.cc) share
+// with main.cc: main.cc owns model loading and execution over the public NNAPI C API (through
+// session.h) and hands the demos a DemoRunner; the demos own pre- and post-processing. Also the small file helpers
 // every demo needs (output directory, JSON strings, default model paths).
 #pragma once
 
@@ -39,7 +39,8 @@ struct DemoOptions {
   Normalization norm;
 };
 
-// `nnapi demo selfie` and `nnapi demo pose` (demo_commands.cc). Exit status 0 or 1.
+// `nnapi demo face`, `nnapi demo selfie` and `nnapi demo pose` (demo_commands.cc). Exit status 0 or 1.
+int RunFaceDemo(const DemoOptions& options, const DemoRunner& run);
 int RunSelfieDemo(const DemoOptions& options, const DemoRunner& run);
 int RunPoseDemo(const DemoOptions& options, const DemoRunner& run);
 
