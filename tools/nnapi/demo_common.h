@@ -1,7 +1,7 @@
 // What the picture-in / picture-out demos (`nnapi demo face|selfie|pose`, demo_commands.cc) share
 // with main.cc: main.cc owns model loading and execution over the public NNAPI C API (through
-// session.h) and hands the demos a DemoRunner; the demos own pre- and post-processing. Also the small file helpers
-// every demo needs (output directory, JSON strings, default model paths).
+// session.h) and hands the demos a DemoRunner; the demos own pre- and post-processing. Also the
+// small file helpers every demo needs (output directory, JSON strings, default model paths).
 #pragma once
 
 #include <cstdint>
