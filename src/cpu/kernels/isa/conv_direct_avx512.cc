@@ -497,6 +497,7 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
     };
     for (; ow + 8 <= owHi; ow += 8) blocks(Count<8>{}, ow);
     for (; ow + 4 <= owHi; ow += 4) blocks(Count<4>{}, ow);
+    for (; ow < owHi; ++ow) blocks(Count<1>{}, ow);
   }
   for (; ow < static_cast<int32_t>(outW); ++ow) pixel(ow);
 }
