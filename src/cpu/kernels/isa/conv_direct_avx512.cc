@@ -429,10 +429,14 @@ namespace {
 // NP neighbouring interior output pixels (every tap inside the input) of one 16-channel
 // block, in XNNPACK's order: NP independent FMA chains. Pixel j's tap (kh, kw) is at
 // rows[kh] + j * step + kw * px.
-template <int NP>
-inline void dwXnnOrderPixels(const float* const* rows, size_t px, size_t step,
+// PX, SW (when not 0): the pixel stride and horizontal stride as constants, so that every
+// tap's address is a displacement from three row pointers (with run-time strides the 8-pixel
+// block ran out of registers for the offsets).
+template <int NP, size_t PX = 0, int SW = 0>
+inline void dwXnnOrderPixels(const float* const* rows, size_t pxRt, size_t stepRt,
                              const float* filter, size_t tapStride, __mmask16 m, __m512 bias,
                              __m512 lo, __m512 hi, float* out, size_t outPx) {
+  const size_t px = PX != 0 ? PX : pxRt, step = PX != 0 ? PX * SW : stepRt;
   __m512 acc[NP];
   for (int j = 0; j < NP; ++j) acc[j] = bias;
   for (int kx = 0; kx < 3; ++kx)
@@ -490,9 +494,14 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
         const __mmask16 m = laneMask(C - c0);
         const float* rows[3] = {a.rows[0] + first + c0, a.rows[1] + first + c0,
                                 a.rows[2] + first + c0};
-        dwXnnOrderPixels<NP>(rows, px, step, a.filter + c0, tapStride, m,
-                             _mm512_maskz_loadu_ps(m, a.bias + c0), lo, hi,
-                             a.out + static_cast<size_t>(at) * outPx + c0, outPx);
+        const __m512 bias = _mm512_maskz_loadu_ps(m, a.bias + c0);
+        float* o = a.out + static_cast<size_t>(at) * outPx + c0;
+        if (px == 32 && sW == 2)  // the band fusion's full 32-channel tiles
+          dwXnnOrderPixels<NP, 32, 2>(rows, px, step, a.filter + c0, tapStride, m, bias, lo, hi,
+                                      o, outPx);
+        else
+          dwXnnOrderPixels<NP>(rows, px, step, a.filter + c0, tapStride, m, bias, lo, hi, o,
+                               outPx);
       }
     };
     for (; ow + 8 <= owHi; ow += 8) blocks(Count<8>{}, ow);
