@@ -177,7 +177,7 @@ void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWei
 // reads it back from L3 or memory. Here each thread takes a contiguous range of depthwise
 // output rows and, one 32-channel tile at a time, expands the input rows each output row's
 // window needs into a ring of 4 rows (a row the previous window read is kept, not
-// recomputed) and computes the output row from the ring while it is in L1. Same values as the
+// recomputed) and computes the output row from the ring while it is in L1/L2. Same values as the
 // two layers run apart: the GEMM rows are the same dot products, and the depthwise row kernel
 // sums in XNNPACK's order (convDepthwise3x3FloatRowXnnOrder).
 struct ExpandDepthwise {
