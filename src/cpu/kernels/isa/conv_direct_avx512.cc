@@ -441,7 +441,8 @@ inline void dwXnnOrderPixels(const float* const* rows, size_t pxRt, size_t stepR
   for (int j = 0; j < NP; ++j) acc[j] = bias;
   for (int kx = 0; kx < 3; ++kx)
     for (int ky = 0; ky < 3; ++ky) {
-      const __m512 wt = _mm512_maskz_loadu_ps(m, filter + static_cast<size_t>(ky * 3 + kx) * tapStride);
+      const __m512 wt =
+          _mm512_maskz_loadu_ps(m, filter + static_cast<size_t>(ky * 3 + kx) * tapStride);
       const float* src = rows[ky] + kx * px;
       for (int j = 0; j < NP; ++j)
         acc[j] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, src + j * step), wt, acc[j]);
@@ -471,12 +472,12 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
         const int32_t iw = iw0 + kx;
         const bool col = iw >= 0 && iw < static_cast<int32_t>(inW);
         for (int32_t ky = 0; ky < 3; ++ky) {
-          const __m512 x = col && a.rows[ky] != nullptr
-                               ? _mm512_maskz_loadu_ps(m, a.rows[ky] + static_cast<size_t>(iw) * px + c0)
-                               : zero;
-          acc = _mm512_fmadd_ps(
-              x, _mm512_maskz_loadu_ps(m, a.filter + static_cast<size_t>(ky * 3 + kx) * tapStride + c0),
-              acc);
+          const float* tap = a.filter + static_cast<size_t>(ky * 3 + kx) * tapStride + c0;
+          const __m512 x =
+              col && a.rows[ky] != nullptr
+                  ? _mm512_maskz_loadu_ps(m, a.rows[ky] + static_cast<size_t>(iw) * px + c0)
+                  : zero;
+          acc = _mm512_fmadd_ps(x, _mm512_maskz_loadu_ps(m, tap), acc);
         }
       }
       _mm512_mask_storeu_ps(a.out + static_cast<size_t>(ow) * outPx + c0, m,
