@@ -8,6 +8,7 @@
 #include <map>
 
 #include "cpu/graph_fusion.h"
+#include "cpu/kernels/expand_depthwise.h"
 #include "cpu/memory_limits.h"
 #include "cpu/prefaulted_buffer.h"
 #include "cpu/thread_pool.h"
@@ -183,6 +184,11 @@ Status planArena(SubgraphPlan* plan) {
     for (uint32_t o : op.outputs)
       if (first[o] < 0) first[o] = static_cast<int64_t>(step);
     for (uint32_t i : op.inputs) last[i] = static_cast<int64_t>(step);
+    // A fused depthwise step reads the expansion's input (runOperations).
+    if (!plan->fusedExpansion.empty() &&
+        plan->fusedExpansion[plan->order[step]] != SubgraphPlan::kNoPartner)
+      last[sg.operations[plan->fusedExpansion[plan->order[step]]].inputs[0]] =
+          static_cast<int64_t>(step);
   }
   // A float32 ADD / SUB / MUL / DIV without broadcasting one of whose inputs is a temporary read
   // for the last time there writes its output over that input (out[i] depends only on the
@@ -296,7 +302,11 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
   const Subgraph& sg = *plan.subgraph;
   // The pool may change between operations (contention adaptation, cpu/contention.h).
   ExecutionEnv env = runEnv;
+  // Fused expansion + depthwise pairs (CpuPreparedModel::pairExpansions) run at the depthwise
+  // step; not when shapes are inferred again (they were planned for the static ones).
+  const bool pairs = !plan.fusedExpansion.empty() && !reprepareAll;
   for (uint32_t opIndex : plan.order) {
+    if (pairs && plan.runByPartner[opIndex]) continue;
     if (poolSample != nullptr && env.threadPool != nullptr)
       env.threadPool = env.threadPool->checkExecution(poolSample);
     const Operation& op = sg.operations[opIndex];
@@ -369,7 +379,15 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
         out.capacity = buf.size();
       }
     }
-    const Status es = plan.execute[opIndex](ctx);
+    Status es = kOk;
+    if (pairs && plan.fusedExpansion[opIndex] != SubgraphPlan::kNoPartner) {
+      const uint32_t c = plan.fusedExpansion[opIndex];
+      OpContext convCtx(sg.operations[c], c, slots.data(), env, plan.states[c].get(),
+                        &scratch[c]);
+      es = runExpandDepthwise(convCtx, ctx);
+    } else {
+      es = plan.execute[opIndex](ctx);
+    }
     if (es != kOk) return es;
     if (env.deadlineNs != 0 && nowNs() > env.deadlineNs) {
       return makeError(ErrorStatus::MISSED_DEADLINE_PERSISTENT,
@@ -497,7 +515,52 @@ Status CpuPreparedModel::buildPlan(const Subgraph& sg, bool inferShapes, Subgrap
       NN_RETURN_IF_ERROR(kernel.init(ctx));
     }
   }
+  if (!reference_ && inferShapes && bandFusionEnabled()) pairExpansions(plan);
   return planArena(plan);
+}
+
+// Each DEPTHWISE_CONV_2D whose input is a temporary that only it reads, written by a CONV_2D,
+// both with static shapes, where the kernels take the pair (expandDepthwiseFusable): the
+// depthwise step runs both, the CONV_2D's step nothing. The intermediate keeps its arena
+// place (unused) so that the rest of the plan is unchanged; the CONV_2D's input lives until
+// the depthwise step (planArena).
+void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
+  const Subgraph& sg = *plan->subgraph;
+  const size_t numOps = sg.operations.size();
+  std::vector<uint32_t> writer(sg.operands.size(), SubgraphPlan::kNoPartner);
+  std::vector<uint32_t> readers(sg.operands.size(), 0);
+  for (uint32_t i = 0; i < numOps; ++i) {
+    for (uint32_t o : sg.operations[i].outputs)
+      if (o < writer.size()) writer[o] = i;
+    for (uint32_t in : sg.operations[i].inputs)
+      if (in < readers.size()) ++readers[in];
+  }
+  std::vector<uint8_t> paired(numOps, 0);
+  for (uint32_t d = 0; d < numOps; ++d) {
+    const Operation& dw = sg.operations[d];
+    if (dw.type != OperationType::DEPTHWISE_CONV_2D || !plan->opStatic[d] || dw.inputs.empty() ||
+        dw.outputs.size() != 1)
+      continue;
+    const uint32_t t = dw.inputs[0];
+    if (t >= sg.operands.size() || sg.operands[t].lifetime != Lifetime::TEMPORARY_VARIABLE ||
+        readers[t] != 1 || plan->outputPosition[t] >= 0 || writer[t] == SubgraphPlan::kNoPartner)
+      continue;
+    const uint32_t c = writer[t];
+    const Operation& conv = sg.operations[c];
+    if (conv.type != OperationType::CONV_2D || !plan->opStatic[c] || paired[c] ||
+        conv.outputs.size() != 1 || conv.inputs.empty())
+      continue;
+    OpContext convCtx(conv, c, plan->templateSlots.data(), env_, &plan->states[c]);
+    OpContext dwCtx(dw, d, plan->templateSlots.data(), env_, &plan->states[d]);
+    if (!expandDepthwiseFusable(convCtx, dwCtx)) continue;
+    if (plan->fusedExpansion.empty()) {
+      plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
+      plan->runByPartner.assign(numOps, 0);
+    }
+    plan->fusedExpansion[d] = c;
+    plan->runByPartner[c] = 1;
+    paired[c] = paired[d] = 1;
+  }
 }
 
 // Issue 10, first-inference latency. The first execution of a compilation used to create every
@@ -520,7 +583,11 @@ void CpuPreparedModel::warmFirstExecutionState() {
   for (uint32_t opIndex : main_.order) {
     const CpuKernel& kernel = *main_.kernels[opIndex];
     // Only where the plan runs the kernel's own execute: the hook fills that kernel's scratch.
-    if (main_.opStatic[opIndex] && kernel.warm != nullptr &&
+    // Nor for a fused pair (runExpandDepthwise uses neither kernel's operators).
+    const bool paired = !main_.fusedExpansion.empty() &&
+                        (main_.runByPartner[opIndex] ||
+                         main_.fusedExpansion[opIndex] != SubgraphPlan::kNoPartner);
+    if (main_.opStatic[opIndex] && kernel.warm != nullptr && !paired &&
         main_.execute[opIndex] == kernel.execute)
       ops.push_back(opIndex);
   }

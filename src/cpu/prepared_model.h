@@ -23,6 +23,12 @@ struct SubgraphPlan {
   std::vector<OperandSlot> templateSlots;   // constants bound, static shapes inferred
   std::vector<uint8_t> opStatic;            // per operation: prepare already done
   std::vector<std::unique_ptr<OpState>> states;  // per operation, built by init, then read-only
+  // Per operation: for a DEPTHWISE_CONV_2D run together with the 1x1 CONV_2D producing its
+  // input (kernels/expand_depthwise.h), that CONV_2D's index, which its own step skips;
+  // kNoPartner elsewhere. Empty when no pair is fused.
+  static constexpr uint32_t kNoPartner = UINT32_MAX;
+  std::vector<uint32_t> fusedExpansion;
+  std::vector<uint8_t> runByPartner;  // per operation: an expansion the depthwise step runs
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;
@@ -46,6 +52,7 @@ class CpuPreparedModel : public PreparedModel {
  private:
   CpuPreparedModel() = default;
   Status buildPlan(const Subgraph& sg, bool inferShapes, SubgraphPlan* plan);
+  void pairExpansions(SubgraphPlan* plan);
   // Issue 10 (first inference): pools one execution state with the kernels' warm hooks run.
   void warmFirstExecutionState();
 

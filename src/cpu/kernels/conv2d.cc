@@ -5,6 +5,9 @@
 // packed GEMM when they are not (or XNNPACK is absent). Quant8 always uses our int8 GEMM whose
 // requantization is bit-exact with the reference. The rest (init, type dispatch, float16
 // widening, XNNPACK fallback, quantization parameters) is conv_driver.h's.
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "cpu/kernels/conv_driver.h"
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
+#include "cpu/kernels/expand_depthwise.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/xnnpack_util.h"
 
@@ -133,5 +137,70 @@ constexpr Kernels kConv2d = {resolveWindowGeometry<false>, &kConvReference, xnnp
 }  // namespace
 
 NN_DEFINE_CONV_KERNEL(CONV_2D, kConv2d);
+
+// ---- the expansion + depthwise band fusion (expand_depthwise.h) ---------------------------
+
+namespace {
+
+std::atomic<uint64_t> gExpandDepthwiseRuns{0};
+
+bool floatTensor(const OpContext& ctx, uint32_t input) {
+  return ctx.inputType(input) == OperandType::TENSOR_FLOAT32;
+}
+
+// The pair's description from the two contexts, or false where it does not apply.
+bool describeExpandDepthwise(const OpContext& conv, const OpContext& dw, ExpandDepthwise* f) {
+  // The expansion's filter may be float16 (graph_fusion.h folds its CAST): init packed it
+  // widened, exactly.
+  if (conv.numInputs() < 3 || dw.numInputs() < 3 || !floatTensor(conv, 0) ||
+      (!floatTensor(conv, 1) && conv.inputType(1) != OperandType::TENSOR_FLOAT16) ||
+      !floatTensor(conv, 2) || !floatTensor(dw, 0) ||
+      !floatTensor(dw, 1) || !floatTensor(dw, 2) ||
+      conv.outputShape(0).type != OperandType::TENSOR_FLOAT32 ||
+      dw.outputShape(0).type != OperandType::TENSOR_FLOAT32 || !constantInput(conv, 1) ||
+      !constantInput(conv, 2) || !constantInput(dw, 1) || !constantInput(dw, 2))
+    return false;
+  const auto* cs = static_cast<const ConvState*>(conv.state());
+  const auto* ds = static_cast<const PreparedConv*>(dw.state());
+  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->halfWeights || cs->useXnnpack)
+    return false;
+  if (resolveGeometry(conv, false, &f->expand) != kOk ||
+      resolveGeometry(dw, true, &f->depthwise) != kOk)
+    return false;
+  // Only where the depthwise layer would run on XNNPACK: the row kernel sums in its order.
+  if (!ds->useXnnpack) return false;
+  f->weights = &*cs->floatWeights;
+  f->expandBias = conv.input<float>(2);
+  f->depthwiseFilter = dw.input<float>(1);
+  f->depthwiseBias = dw.input<float>(2);
+  return expandDepthwiseAvailable(*f);
+}
+
+}  // namespace
+
+bool bandFusionEnabled() {
+  const char* v = getenv("NNAPI_CPU_BAND_FUSION");
+  return v == nullptr || strcmp(v, "0") != 0;
+}
+
+bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise) {
+  ExpandDepthwise f;
+  return describeExpandDepthwise(conv, depthwise, &f);
+}
+
+Status runExpandDepthwise(OpContext& conv, OpContext& depthwise) {
+  ExpandDepthwise f;
+  if (!describeExpandDepthwise(conv, depthwise, &f))
+    return depthwise.fail("the expansion + depthwise band fusion no longer applies");
+  if (depthwise.outputShape(0).count() == 0) return kOk;
+  Conv2dScratch fallback;
+  Conv2dScratch& sc = scratchOr(depthwise, fallback);
+  expandDepthwiseFloat(f, conv.input<float>(0), depthwise.output<float>(0),
+                       depthwise.threadPool(), sc.kernel);
+  gExpandDepthwiseRuns.fetch_add(1, std::memory_order_relaxed);
+  return kOk;
+}
+
+uint64_t expandDepthwiseRuns() { return gExpandDepthwiseRuns.load(std::memory_order_relaxed); }
 
 }  // namespace nn

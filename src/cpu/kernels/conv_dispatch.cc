@@ -142,7 +142,8 @@ ConvIsaKernels selectKernels() {
                    isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows,
                    /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr,
                    /*gemmFloatPanels=*/nullptr,          /*im2colFloatRows=*/nullptr,
-                   /*depthwiseFloatSmallMap=*/nullptr};
+                   /*depthwiseFloatSmallMap=*/nullptr,
+                   /*depthwise3x3FloatRowXnnOrder=*/nullptr};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;
@@ -162,6 +163,7 @@ ConvIsaKernels selectKernels() {
     k.gemmFloatPanels = isa_avx512::gemmFloatPanels;
     k.im2colFloatRows = isa_avx512::convIm2colFloatRows;
     k.depthwiseFloatSmallMap = isa_avx512::convDepthwiseFloatSmallMap;
+    k.depthwise3x3FloatRowXnnOrder = isa_avx512::convDepthwise3x3FloatRowXnnOrder;
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;
   }
   return k;

@@ -35,6 +35,9 @@ struct ConvIsaKernels {
   // Depthwise on narrow maps, runs of output columns with their edges (conv_depthwise.cc
   // chooses it per shape); null below AVX-512.
   ConvDepthwiseFloatUnitsFn* depthwiseFloatSmallMap;
+  // One row of a 3x3 depthwise in XNNPACK's summation order (the band fusion's stand-in for
+  // a depthwise layer XNNPACK runs); null below AVX-512.
+  ConvDepthwise3x3RowFn* depthwise3x3FloatRowXnnOrder;
 };
 
 const ConvIsaKernels& convIsaKernels();

@@ -168,5 +168,29 @@ void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeigh
                    const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool);
+
+// ---- a 1x1 expansion and the depthwise layer reading it, in rows (gemm_float.cc) ---------
+// A CONV_2D that takes the panel GEMM (`expand`, panelGemmPreferred) whose output only a
+// float32 3x3 stride-2 DEPTHWISE_CONV_2D that would run on XNNPACK (`depthwise`: depth
+// multiplier 1, dilation 1, NHWC) reads. The expansion of a high-resolution map is larger than L2
+// (hand_landmark: 112x112x16->64, 3.2 MB), so run one after the other the depthwise layer
+// reads it back from L3 or memory. Here each thread takes a contiguous range of depthwise
+// output rows and, one 32-channel tile at a time, expands the input rows each output row's
+// window needs into a ring of 4 rows (a row the previous window read is kept, not
+// recomputed) and computes the output row from the ring while it is in L1/L2. Same values as the
+// two layers run apart: the GEMM rows are the same dot products, and the depthwise row kernel
+// sums in XNNPACK's order (convDepthwise3x3FloatRowXnnOrder).
+struct ExpandDepthwise {
+  Geometry expand, depthwise;
+  const PackedFloatWeights* weights = nullptr;
+  const float* expandBias = nullptr;
+  const float* depthwiseFilter = nullptr;  // [kh][kw][channels]
+  const float* depthwiseBias = nullptr;
+};
+// Whether the kernels exist for the pair (AVX-512: the panel GEMM and the depthwise row
+// kernel) and the expansion is large enough to gain.
+bool expandDepthwiseAvailable(const ExpandDepthwise& f);
+void expandDepthwiseFloat(const ExpandDepthwise& f, const float* input, float* output,
+                          ThreadPool* pool, KernelScratch& ks);
 }  // namespace conv
 }  // namespace nn

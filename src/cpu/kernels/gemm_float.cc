@@ -71,5 +71,114 @@ void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWei
                  });
 }
 
+namespace {
+
+// Where the pair gained (1 thread, both forms interleaved in one process, hand_landmark,
+// pose_landmark_full/heavy, selfie_segmentation): expansions of 1.2-6.3 MB on maps 64-128
+// wide took 0.77-0.91x the two layers' time. Smaller ones stay in L2 between the layers
+// anyway; on a 32-wide map (pose_landmark_heavy's 32x32x56->336, 1.4 MB) the row GEMMs are
+// short and the fused form took 1.06x.
+constexpr double kMinBandFusionBytes = 1024.0 * 1024.0;
+constexpr uint32_t kMinBandFusionWidth = 48;
+
+// Rows of one channel tile of the expansion a thread keeps: the 3 a window reads and the
+// one more a stride-2 step adds (indexed by input row modulo this).
+constexpr uint32_t kRingRows = 4;
+
+}  // namespace
+
+bool expandDepthwiseAvailable(const ExpandDepthwise& f) {
+  const Geometry &e = f.expand, &d = f.depthwise;
+  const ConvIsaKernels& k = convIsaKernels();
+  if (!panelGemmAvailable() || k.depthwise3x3FloatRowXnnOrder == nullptr ||
+      f.weights == nullptr)
+    return false;
+  if (!panelGemmPreferred(e) || e.p.nchw || d.p.nchw || d.p.depthMultiplier != 1 ||
+      d.p.dilationH != 1 || d.p.dilationW != 1 || d.p.strideH != 2 || d.p.strideW != 2 ||
+      d.filterH != 3 || d.filterW != 3)
+    return false;
+  if (d.batches != e.batches || d.inH != e.outH || d.inW != e.outW || d.inC != e.outC ||
+      d.outC != d.inC || f.weights->n != e.outC || f.weights->k != e.inC)
+    return false;
+  return e.outW >= kMinBandFusionWidth &&
+         4.0 * e.batches * e.outH * e.outW * e.outC >= kMinBandFusionBytes;
+}
+
+void expandDepthwiseFloat(const ExpandDepthwise& f, const float* input, float* output,
+                          ThreadPool* pool, KernelScratch& ks) {
+  const Geometry &e = f.expand, &d = f.depthwise;
+  const PackedFloatWeights& w = *f.weights;
+  const uint32_t C = d.outC, inW = d.inW, K = w.k, outH = d.outH, outW = d.outW;
+  const int32_t inH = static_cast<int32_t>(d.inH), sH = d.p.strideH, padTop = d.p.padTop;
+  const uint32_t tiles = (C + kConvTileN - 1) / kConvTileN;
+  const size_t ringRow = static_cast<size_t>(inW) * kConvTileN;  // floats per ring row
+  GemmFloatArgs ga{};
+  ga.m = inW;
+  ga.k = K;
+  ga.lda = K;
+  activationRangeFloat(e.p.activation, &ga.outputMin, &ga.outputMax);
+  ConvDepthwise3x3RowArgs ra{};
+  ra.inW = inW;
+  ra.outW = outW;
+  ra.strideW = d.p.strideW;
+  ra.padLeft = d.p.padLeft;
+  ra.filterTapStride = C;
+  activationRangeFloat(d.p.activation, &ra.outputMin, &ra.outputMax);
+  ra.outPixelStride = C;
+  GemmFloatPanelsFn* gemm = convIsaKernels().gemmFloatPanels;
+  ConvDepthwise3x3RowFn* dwRow = convIsaKernels().depthwise3x3FloatRowXnnOrder;
+  const size_t rows = static_cast<size_t>(d.batches) * outH;
+  // Split like the GEMM it replaces (xnnpack_util.h's threshold); one range per thread, so
+  // each thread's rows stay in its core's caches.
+  constexpr double kMinParallelMacs = 400000.0;
+  const size_t threads = pool != nullptr ? static_cast<size_t>(pool->numThreads()) : 1;
+  const bool split =
+      static_cast<double>(e.batches) * e.outH * e.outW * w.n * w.k >= kMinParallelMacs;
+  const size_t slots = split ? std::min(threads, rows) : 1;
+  ks.slots.reserve(slots, kRingRows * ringRow * sizeof(float));
+  runSlots(split ? pool : nullptr, rows, slots, [&](size_t begin, size_t end, size_t slot) {
+    float* ring = ks.slots.slot<float>(slot);
+    // One 32-channel tile at a time, so that the rows a window reads stay near L1
+    // (hand_landmark_lite, 1 thread: 16-channel tiles took longer, through the GEMM's 16-wide
+    // form; 64 the same time).
+    for (uint32_t t = 0; t < tiles; ++t) {
+      const uint32_t c0 = t * kConvTileN, cols = std::min(kConvTileN, C - c0);
+      GemmFloatArgs g = ga;  // the tile as a GEMM of its own: ldc = cols
+      g.n = cols;
+      g.packed = w.data.data() + static_cast<size_t>(t) * K * kConvTileN;
+      g.bias = f.expandBias != nullptr ? f.expandBias + c0 : nullptr;
+      ConvDepthwise3x3RowArgs a = ra;
+      a.channels = cols;
+      a.inPixelStride = cols;
+      a.filter = f.depthwiseFilter + c0;
+      a.bias = f.depthwiseBias + c0;
+      uint32_t batch = UINT32_MAX;
+      int32_t computed = 0;  // input rows below this (of `batch`) were expanded already
+      for (size_t r = begin; r < end; ++r) {
+        const uint32_t b = static_cast<uint32_t>(r / outH), oh = static_cast<uint32_t>(r % outH);
+        const int32_t ih0 = static_cast<int32_t>(oh) * sH - padTop;
+        if (b != batch) {
+          batch = b;
+          computed = std::max(ih0, 0);
+        }
+        const int32_t top = std::min(ih0 + 3, inH);
+        for (int32_t ih = std::max({ih0, computed, 0}); ih < top; ++ih) {
+          g.a = input + (static_cast<size_t>(b) * inH + ih) * inW * K;
+          g.c = ring + static_cast<size_t>(ih % kRingRows) * ringRow;
+          gemm(g, 0, inW, 0, 1);
+        }
+        computed = std::max(computed, top);
+        for (int32_t ky = 0; ky < 3; ++ky) {
+          const int32_t ih = ih0 + ky;
+          a.rows[ky] =
+              ih >= 0 && ih < inH ? ring + static_cast<size_t>(ih % kRingRows) * ringRow : nullptr;
+        }
+        a.out = output + (static_cast<size_t>(b) * outH + oh) * outW * C + c0;
+        dwRow(a);
+      }
+    }
+  });
+}
+
 }  // namespace conv
 }  // namespace nn

@@ -423,5 +423,94 @@ void convNarrowFloatRows(const ConvDirectFloatArgs& g, size_t rowBegin, size_t r
   }
 }
 
+
+namespace {
+
+// NP neighbouring interior output pixels (every tap inside the input) of one 16-channel
+// block, in XNNPACK's order: NP independent FMA chains. Pixel j's tap (kh, kw) is at
+// rows[kh] + j * step + kw * px.
+// PX, SW (when not 0): the pixel stride and horizontal stride as constants, so that every
+// tap's address is a displacement from three row pointers (with run-time strides the 8-pixel
+// block ran out of registers for the offsets).
+template <int NP, size_t PX = 0, int SW = 0>
+inline void dwXnnOrderPixels(const float* const* rows, size_t pxRt, size_t stepRt,
+                             const float* filter, size_t tapStride, __mmask16 m, __m512 bias,
+                             __m512 lo, __m512 hi, float* out, size_t outPx) {
+  const size_t px = PX != 0 ? PX : pxRt, step = PX != 0 ? PX * SW : stepRt;
+  __m512 acc[NP];
+  for (int j = 0; j < NP; ++j) acc[j] = bias;
+  for (int kx = 0; kx < 3; ++kx)
+    for (int ky = 0; ky < 3; ++ky) {
+      const __m512 wt =
+          _mm512_maskz_loadu_ps(m, filter + static_cast<size_t>(ky * 3 + kx) * tapStride);
+      const float* src = rows[ky] + kx * px;
+      for (int j = 0; j < NP; ++j)
+        acc[j] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, src + j * step), wt, acc[j]);
+    }
+  for (int j = 0; j < NP; ++j)
+    _mm512_mask_storeu_ps(out + j * outPx, m, _mm512_min_ps(_mm512_max_ps(acc[j], lo), hi));
+}
+
+}  // namespace
+
+void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
+  const uint32_t C = a.channels, outW = a.outW, inW = a.inW;
+  const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
+  const __m512 zero = _mm512_setzero_ps();
+  const int32_t sW = a.strideW, padLeft = a.padLeft;
+  const size_t px = a.inPixelStride, step = static_cast<size_t>(sW) * px;
+  const size_t tapStride = a.filterTapStride, outPx = a.outPixelStride;
+  int32_t owLo, owHi;
+  interiorColumns(outW, inW, 3, sW, padLeft, 1, &owLo, &owHi);
+  // Any pixel, all channels: taps outside the input multiply zeros, as XNNPACK's zero buffer.
+  const auto pixel = [&](int32_t ow) {
+    const int32_t iw0 = ow * sW - padLeft;
+    for (uint32_t c0 = 0; c0 < C; c0 += 16) {
+      const __mmask16 m = laneMask(C - c0);
+      __m512 acc = _mm512_maskz_loadu_ps(m, a.bias + c0);
+      for (int32_t kx = 0; kx < 3; ++kx) {
+        const int32_t iw = iw0 + kx;
+        const bool col = iw >= 0 && iw < static_cast<int32_t>(inW);
+        for (int32_t ky = 0; ky < 3; ++ky) {
+          const float* tap = a.filter + static_cast<size_t>(ky * 3 + kx) * tapStride + c0;
+          const __m512 x =
+              col && a.rows[ky] != nullptr
+                  ? _mm512_maskz_loadu_ps(m, a.rows[ky] + static_cast<size_t>(iw) * px + c0)
+                  : zero;
+          acc = _mm512_fmadd_ps(x, _mm512_maskz_loadu_ps(m, tap), acc);
+        }
+      }
+      _mm512_mask_storeu_ps(a.out + static_cast<size_t>(ow) * outPx + c0, m,
+                            _mm512_min_ps(_mm512_max_ps(acc, lo), hi));
+    }
+  };
+  int32_t ow = 0;
+  for (; ow < owLo; ++ow) pixel(ow);
+  if (a.rows[0] != nullptr && a.rows[1] != nullptr && a.rows[2] != nullptr) {
+    // Pixel blocks outer, channel blocks inner: the input read in address order.
+    const auto blocks = [&](auto np, int32_t at) {
+      constexpr int NP = decltype(np)::value;
+      const size_t first = static_cast<size_t>(at * sW - padLeft) * px;
+      for (uint32_t c0 = 0; c0 < C; c0 += 16) {
+        const __mmask16 m = laneMask(C - c0);
+        const float* rows[3] = {a.rows[0] + first + c0, a.rows[1] + first + c0,
+                                a.rows[2] + first + c0};
+        const __m512 bias = _mm512_maskz_loadu_ps(m, a.bias + c0);
+        float* o = a.out + static_cast<size_t>(at) * outPx + c0;
+        if (px == 32 && sW == 2)  // the band fusion's full 32-channel tiles
+          dwXnnOrderPixels<NP, 32, 2>(rows, px, step, a.filter + c0, tapStride, m, bias, lo, hi,
+                                      o, outPx);
+        else
+          dwXnnOrderPixels<NP>(rows, px, step, a.filter + c0, tapStride, m, bias, lo, hi, o,
+                               outPx);
+      }
+    };
+    for (; ow + 8 <= owHi; ow += 8) blocks(Count<8>{}, ow);
+    for (; ow + 4 <= owHi; ow += 4) blocks(Count<4>{}, ow);
+    for (; ow < owHi; ++ow) blocks(Count<1>{}, ow);
+  }
+  for (; ow < static_cast<int32_t>(outW); ++ow) pixel(ow);
+}
+
 }  // namespace isa_avx512
 }  // namespace nn

@@ -127,6 +127,30 @@ ConvFloatRowsFn<ConvDepthwiseFloatArgs> convDepthwiseFloatRowsDirect;
 ConvFloatRowsFn<ConvDirectFloatArgs> convNarrowFloatRows;
 }  // namespace isa_avx512
 
+// One output row of a 3x3 depthwise convolution (depth multiplier 1, dilation 1) over
+// `channels` channels, summed in the 2022 XNNPACK's order (its 9-tap unipass kernel): from the
+// bias, one FMA per tap with the taps column by column (kw outer, kh inner), padding taps
+// multiplying zeros, then max with outputMin and min with outputMax. So a layer XNNPACK would
+// run gets its bits (the expansion + depthwise band fusion, gemm_float.cc). The input rows
+// may lie anywhere (a ring of rows) and pixels of input, filter and output have their own
+// strides (one channel tile of a wider tensor).
+struct ConvDepthwise3x3RowArgs {
+  const float* rows[3];    // input rows kh = 0, 1, 2; null: a padding row
+  size_t inPixelStride;    // floats between neighbouring input pixels
+  uint32_t inW, outW, channels;
+  int32_t strideW, padLeft;
+  const float* filter;     // tap t (t = kh * 3 + kw), channel c at filter[t * filterTapStride + c]
+  size_t filterTapStride;
+  const float* bias;
+  float outputMin, outputMax;
+  float* out;              // output pixel ow, channel c at out[ow * outPixelStride + c]
+  size_t outPixelStride;
+};
+using ConvDepthwise3x3RowFn = void(const ConvDepthwise3x3RowArgs& a);
+namespace isa_avx512 {
+ConvDepthwise3x3RowFn convDepthwise3x3FloatRowXnnOrder;
+}  // namespace isa_avx512
+
 // Depthwise for narrow maps (depthwise_small_avx512.cc): depth multiplier 1, dilation 1,
 // filterW 3 or 5, strideW 1 or 2. Units [unitBegin, unitEnd) of (group of groupBlocks
 // 16-channel blocks, output row): unit = group * rows + row, or with rowMajor

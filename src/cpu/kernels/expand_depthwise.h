@@ -1,0 +1,30 @@
+// A CONV_2D 1x1 expansion and the DEPTHWISE_CONV_2D that alone reads its output, run together
+// in row bands by the fast CPU device (conv_fast.h, ExpandDepthwise: why and how). The plan
+// (prepared_model.cc) asks once both operations are initialized, then runs the pair at the
+// depthwise layer's step and skips the expansion's; the intermediate tensor is never written.
+// Same values as the two operations run apart. NNAPI_CPU_BAND_FUSION=0 turns it off.
+#pragma once
+
+#include <cstdint>
+
+#include "cpu/kernel.h"
+
+namespace nn {
+
+// True unless NNAPI_CPU_BAND_FUSION is "0" (read each time a model is prepared).
+bool bandFusionEnabled();
+
+// Whether `conv` (a CONV_2D after init) and `depthwise` (the DEPTHWISE_CONV_2D reading its
+// output, after init), both with static shapes, can run as one banded operation: float32,
+// constant weights, the expansion on the panel GEMM, the depthwise layer 3x3 stride 2 on
+// XNNPACK, and an intermediate too large to stay in L2 between the layers
+// (expandDepthwiseAvailable in conv_fast.h).
+bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise);
+
+// Runs the pair: reads the expansion's input, writes the depthwise layer's output.
+Status runExpandDepthwise(OpContext& conv, OpContext& depthwise);
+
+// How many times runExpandDepthwise has run in this process (for the tests).
+uint64_t expandDepthwiseRuns();
+
+}  // namespace nn

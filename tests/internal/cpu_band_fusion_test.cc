@@ -1,0 +1,182 @@
+// The fast CPU device's expansion + depthwise band fusion (cpu/kernels/expand_depthwise.h):
+// a 1x1 CONV_2D whose output only a DEPTHWISE_CONV_2D reads runs with it in row bands, and
+// gives the same bits as the two layers run apart (NNAPI_CPU_BAND_FUSION=0), at 1 and 2
+// threads, on odd heights and widths, implicit and explicit padding, channel counts that end
+// in a partial tile, and activations; shapes that do not qualify are not fused; the reference
+// device agrees within float tolerance. Where the processor has no AVX-512 nothing is fused and
+// the comparisons still hold.
+#include <gtest/gtest.h>
+
+#include <android/NeuralNetworks.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "cpu/isa.h"
+#include "cpu/kernels/expand_depthwise.h"
+#include "test_util.h"
+
+namespace {
+
+using nntest::bytesOf;
+using nntest::ModelBuilder;
+using nntest::valuesOf;
+
+constexpr int kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+
+std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+struct Case {
+  uint32_t h, w, inC, expC;
+  int32_t stride;
+  // Implicit padding (1 SAME, 2 VALID) when > 0; else explicit {top, bottom, left, right}.
+  int32_t implicit;
+  int32_t pad[4];
+  int32_t convAct, dwAct;
+  bool dwOutputIsModelOutput = true;
+};
+
+std::string describe(const Case& c) {
+  return std::to_string(c.h) + "x" + std::to_string(c.w) + "x" + std::to_string(c.inC) + "->" +
+         std::to_string(c.expC) + " stride " + std::to_string(c.stride) + " implicit " +
+         std::to_string(c.implicit) + " pads " + std::to_string(c.pad[0]) + "," +
+         std::to_string(c.pad[1]) + "," + std::to_string(c.pad[2]) + "," +
+         std::to_string(c.pad[3]) + " acts " + std::to_string(c.convAct) + "/" +
+         std::to_string(c.dwAct);
+}
+
+uint32_t outSize(uint32_t in, int32_t stride, int32_t implicit, int32_t padA, int32_t padB) {
+  if (implicit == ANEURALNETWORKS_PADDING_SAME) return (in + stride - 1) / stride;
+  if (implicit == ANEURALNETWORKS_PADDING_VALID) return (in - 3) / stride + 1;
+  return (in + padA + padB - 3) / stride + 1;
+}
+
+struct Built {
+  ModelBuilder m;
+  std::vector<std::vector<uint8_t>> inputs;
+  size_t outBytes = 0;
+};
+
+// x -> CONV_2D 1x1 (expC, convAct) -> DEPTHWISE_CONV_2D 3x3 (stride, padding, dwAct) -> y.
+void build(const Case& c, Built* b) {
+  ModelBuilder& m = b->m;
+  const uint32_t x = m.addOperand(kF32, {1, c.h, c.w, c.inC});
+  b->inputs.push_back(bytesOf(randomFloats(static_cast<size_t>(c.h) * c.w * c.inC, 1)));
+  const uint32_t wc = m.addConstant<float>(kF32, {c.expC, 1, 1, c.inC},
+                                           randomFloats(static_cast<size_t>(c.expC) * c.inC, 2));
+  const uint32_t bc = m.addConstant<float>(kF32, {c.expC}, randomFloats(c.expC, 3));
+  const uint32_t t = m.addOperand(kF32, {1, c.h, c.w, c.expC});
+  m.addOperation(ANEURALNETWORKS_CONV_2D,
+                 {x, wc, bc, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(c.convAct)},
+                 {t});
+  const uint32_t wd = m.addConstant<float>(kF32, {1, 3, 3, c.expC},
+                                           randomFloats(static_cast<size_t>(9) * c.expC, 4));
+  const uint32_t bd = m.addConstant<float>(kF32, {c.expC}, randomFloats(c.expC, 5));
+  const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
+  const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
+  const uint32_t y = m.addOperand(kF32, {1, oh, ow, c.expC});
+  if (c.implicit > 0) {
+    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {t, wd, bd, m.addInt32(c.implicit), m.addInt32(c.stride), m.addInt32(c.stride),
+                    m.addInt32(1), m.addInt32(c.dwAct)},
+                   {y});
+  } else {
+    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {t, wd, bd, m.addInt32(c.pad[2]), m.addInt32(c.pad[3]), m.addInt32(c.pad[0]),
+                    m.addInt32(c.pad[1]), m.addInt32(c.stride), m.addInt32(c.stride),
+                    m.addInt32(1), m.addInt32(c.dwAct)},
+                   {y});
+  }
+  ASSERT_EQ(m.finish({x}, {y}), ANEURALNETWORKS_NO_ERROR);
+  b->outBytes = static_cast<size_t>(oh) * ow * c.expC * sizeof(float);
+}
+
+nntest::RunResult run(const Built& b, const char* device, bool fused, const char* threads) {
+  setenv("NNAPI_CPU_THREADS", threads, 1);
+  setenv("NNAPI_CPU_ADAPT_THREADS", "0", 1);  // two threads even on a busy machine
+  if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
+  nntest::RunResult r = nntest::runModel(b.m, b.inputs, {b.outBytes}, device);
+  unsetenv("NNAPI_CPU_BAND_FUSION");
+  unsetenv("NNAPI_CPU_THREADS");
+  unsetenv("NNAPI_CPU_ADAPT_THREADS");
+  return r;
+}
+
+// Fused (where `fuses` and the processor has AVX-512) or not, the same bits as with the fusion
+// off, and the reference's values within float tolerance.
+void expectSame(const Case& c, bool fuses = true) {
+  SCOPED_TRACE(describe(c));
+  Built b;
+  build(c, &b);
+  const nntest::RunResult ref = run(b, "nnapi-cpu-reference", true, "1");
+  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+  for (const char* threads : {"1", "2"}) {
+    SCOPED_TRACE(std::string("threads ") + threads);
+    const uint64_t before = nn::expandDepthwiseRuns();
+    const nntest::RunResult fused = run(b, "nnapi-cpu", true, threads);
+    const uint64_t ran = nn::expandDepthwiseRuns() - before;
+    const nntest::RunResult plain = run(b, "nnapi-cpu", false, threads);
+    ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+    ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
+    if (!fuses || nn::isaLevel() < nn::IsaLevel::kAvx512) {
+      EXPECT_EQ(ran, 0u) << "fused a pair that does not qualify";
+    } else {
+      EXPECT_GE(ran, 1u) << "the pair was not fused";
+    }
+    EXPECT_EQ(nn::expandDepthwiseRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
+    ASSERT_EQ(fused.outputs.size(), 1u);
+    const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
+    const std::vector<float> p = valuesOf<float>(plain.outputs[0]);
+    const std::vector<float> r = valuesOf<float>(ref.outputs[0]);
+    ASSERT_EQ(a.size(), p.size());
+    ASSERT_EQ(a.size(), r.size());
+    size_t firstDiff = a.size();
+    for (size_t i = 0; i < a.size() && firstDiff == a.size(); ++i)
+      if (memcmp(&a[i], &p[i], sizeof(float)) != 0) firstDiff = i;
+    EXPECT_EQ(firstDiff, a.size()) << "fused and unfused differ first at element " << firstDiff
+                                   << ": " << a[firstDiff] << " vs " << p[firstDiff];
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_NEAR(a[i], r[i], 1e-4f * (1.f + std::fabs(r[i]))) << "element " << i;
+  }
+}
+
+constexpr int32_t kNone = ANEURALNETWORKS_FUSED_NONE, kRelu = ANEURALNETWORKS_FUSED_RELU,
+                  kRelu6 = ANEURALNETWORKS_FUSED_RELU6, kRelu1 = ANEURALNETWORKS_FUSED_RELU1;
+constexpr int32_t kSame = ANEURALNETWORKS_PADDING_SAME, kValid = ANEURALNETWORKS_PADDING_VALID;
+
+// hand_landmark's 112x112x16 -> 64, stride 2, SAME (XNNPACK's depthwise when apart).
+TEST(CpuBandFusion, HandLandmarkShape) {
+  expectSame({112, 112, 16, 64, 2, kSame, {0, 0, 0, 0}, kNone, kNone});
+}
+
+// Stride 2 with many channels (XNNPACK's order), odd sizes, each padding form.
+TEST(CpuBandFusion, StrideTwoOddSizesAndPaddings) {
+  expectSame({45, 67, 8, 100, 2, kSame, {0, 0, 0, 0}, kRelu6, kRelu});
+  expectSame({45, 67, 8, 100, 2, kValid, {0, 0, 0, 0}, kNone, kRelu6});
+  expectSame({47, 66, 8, 100, 2, 0, {1, 1, 1, 1}, kRelu, kNone});
+  expectSame({65, 49, 5, 96, 2, 0, {0, 2, 2, 0}, kRelu1, kRelu1});
+  expectSame({64, 50, 3, 90, 2, 0, {2, 1, 0, 3}, kNone, kRelu});
+}
+
+// Not fused, same bits: where the depthwise layer runs on the direct kernels (few channels at
+// stride 2; stride 1 with up to 96 channels or on maps 28 and wider), stride 1 on XNNPACK (maps
+// narrower than 28: too narrow for the fused form), a map narrower than 48, or a small
+// expansion.
+TEST(CpuBandFusion, NotFusedElsewhere) {
+  expectSame({121, 77, 8, 32, 2, kSame, {0, 0, 0, 0}, kRelu6, kNone}, false);
+  expectSame({57, 61, 16, 96, 1, kSame, {0, 0, 0, 0}, kNone, kRelu6}, false);
+  expectSame({40, 27, 24, 256, 1, kSame, {0, 0, 0, 0}, kRelu6, kNone}, false);
+  expectSame({96, 40, 8, 128, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+  expectSame({20, 20, 16, 64, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+}
+
+}  // namespace
