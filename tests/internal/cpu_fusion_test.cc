@@ -773,6 +773,30 @@ TEST(CpuFusion, RelaxedNarrowProjectionStoresFloat16) {
   }
 }
 
+// BlazeFace's narrow block on [1,32,32,24]: e = b + 1x1(depthwise(b)) to 24 channels with
+// k = 24 (kHalfNarrowMinK), b a float16 ADD output (here x + x): the depthwise layer's output,
+// read by the narrow 1x1 (the float16 GEMM's narrow kernel), becomes float16 besides b and e;
+// the 1x1's own output (24 columns, below kHalfStoreMinColumns) stays float32. With k below
+// kHalfNarrowMinK the 1x1 keeps float32 and the depthwise layer writes float32 for it.
+TEST(CpuFusion, RelaxedNarrowBlockFromMinK) {
+  for (uint32_t k : {nn::conv::kHalfNarrowMinK, nn::conv::kHalfNarrowMinK - 8}) {
+    Graph g;
+    const uint32_t x = g.input({1, 32, 32, k});
+    const uint32_t b = add(g, x, x, {1, 32, 32, k}, kNone);
+    const uint32_t c = pointwise(g, depthwise3x3(g, b, 32, k, 1), 32, k, k, kNone);
+    const uint32_t e = add(g, b, c, {1, 32, 32, k}, ANEURALNETWORKS_FUSED_RELU);
+    const uint32_t y = pointwise(g, e, 32, k, 32, kNone);
+    g.output(y, 32 * 32 * 32 * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    const uint32_t expected = !nn::conv::halfGemmAvailable() ? 0u
+                              : k >= nn::conv::kHalfNarrowMinK ? 3u
+                                                               : 2u;
+    EXPECT_EQ(g.fusions().halfTensors, expected) << k;
+    expectRelaxedClose(g);
+  }
+}
+
 }  // namespace
 
 namespace {
