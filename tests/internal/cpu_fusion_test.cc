@@ -797,6 +797,32 @@ TEST(CpuFusion, RelaxedNarrowBlockFromMinK) {
   }
 }
 
+// An image model's stem (3x3 stride 2 CONV_2D from 3 channels, SAME, on [1,33,33,3]: odd size,
+// so the right and bottom edges are padded) followed by a depthwise layer and a 1x1 to 32
+// channels: with 32 stem channels its output becomes float16 (stem_half.h: the im2col GEMM
+// rounds its rows), and so does the depthwise layer's; with 24 (below kHalfStoreMinColumns)
+// the stem's output stays float32, and the depthwise layer then writes float32 too. The results
+// stay within relaxed tolerance of the float32 reference.
+TEST(CpuFusion, RelaxedStemStoresFloat16From32Channels) {
+  for (uint32_t c : {32u, 24u}) {
+    Graph g;
+    const uint32_t x = g.input({1, 33, 33, 3});
+    const uint32_t stem = g.temp({1, 17, 17, c});
+    g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                     {x, g.weights({c, 3, 3, 3}), g.weights({c}),
+                      g.m.addInt32(ANEURALNETWORKS_PADDING_SAME), g.m.addInt32(2), g.m.addInt32(2),
+                      g.m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
+                     {stem});
+    const uint32_t y = pointwise(g, depthwise3x3(g, stem, 17, c, 1), 17, c, 32, kNone);
+    g.output(y, 17 * 17 * 32 * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    const uint32_t expected = nn::conv::halfGemmAvailable() && c >= 32 ? 2u : 0u;
+    EXPECT_EQ(g.fusions().halfTensors, expected) << c;
+    expectRelaxedClose(g);
+  }
+}
+
 }  // namespace
 
 namespace {

@@ -15,6 +15,7 @@
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/stem_half.h"
 #include "cpu/xnnpack_util.h"
 
 namespace nn {
@@ -105,6 +106,12 @@ void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2
 // Float16 data (a TENSOR_FLOAT16 model, or the CPU driver's float16 temporaries of a relaxed
 // one): the float16 GEMM reads and writes the float16 tensors as they are.
 bool halfData(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc) {
+  if (st.floatWeights && halfStemPreferred(ctx, g) &&
+      ctx.inputType(2) == OperandType::TENSOR_FLOAT32) {
+    stemGemmHalfOut(g, ctx.input<float>(0), *st.floatWeights, ctx.input<float>(2),
+                    ctx.output<Half>(0), ctx.threadPool(), sc.kernel);
+    return true;
+  }
   if (!st.halfWeights || g.p.nchw) return false;
   const bool halfIn = ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
   const bool halfOut = ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;
