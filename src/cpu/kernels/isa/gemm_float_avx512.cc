@@ -285,12 +285,14 @@ void convIm2colFloatRows(const ConvIm2colFloatArgs& args, size_t rowBegin, size_
     if (r > l) {
       const float* first =
           image + (static_cast<size_t>(ih0) * a.inW + (static_cast<int32_t>(l) * sw - padL)) * inC;
-      const size_t lda = static_cast<size_t>(sw) * inC, spanStride = static_cast<size_t>(a.inW) * inC;
+      const size_t lda = static_cast<size_t>(sw) * inC;
+      const size_t spanStride = static_cast<size_t>(a.inW) * inC;
       for (uint32_t t = 0; t < tiles; ++t) {
         const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
         const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
         const __m512 b0 = a.bias ? _mm512_maskz_loadu_ps(m0, a.bias + c0) : _mm512_setzero_ps();
-        const __m512 b1 = a.bias ? _mm512_maskz_loadu_ps(m1, a.bias + c0 + 16) : _mm512_setzero_ps();
+        const __m512 b1 =
+            a.bias ? _mm512_maskz_loadu_ps(m1, a.bias + c0 + 16) : _mm512_setzero_ps();
         const float* w = args.packed + static_cast<size_t>(t) * k * kTile;
         float* c = out + static_cast<size_t>(l) * n + c0;
         if (cols > 16)
