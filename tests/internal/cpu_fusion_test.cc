@@ -16,6 +16,7 @@
 
 #include "cpu/graph_fusion.h"
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/stem_half.h"
 #include "runtime/api_util.h"
 #include "runtime/model.h"
 #include "test_util.h"
@@ -797,19 +798,22 @@ TEST(CpuFusion, RelaxedNarrowBlockFromMinK) {
   }
 }
 
-// An image model's stem (3x3 stride 2 CONV_2D from 3 channels, SAME, on [1,33,33,3]: odd size,
-// so the right and bottom edges are padded) followed by a depthwise layer and a 1x1 to 32
-// channels: with 32 stem channels its output becomes float16 (stem_half.h: the im2col GEMM
-// rounds its rows), and so does the depthwise layer's; with 24 (below kHalfStoreMinColumns)
-// the stem's output stays float32, and the depthwise layer then writes float32 too. The results
-// stay within relaxed tolerance of the float32 reference.
-TEST(CpuFusion, RelaxedStemStoresFloat16From32Channels) {
-  for (uint32_t c : {32u, 24u}) {
+// An image model's stem (3x3 or 5x5 stride 2 CONV_2D from 3 channels, SAME, on [1,33,33,3]:
+// odd size, so the right and bottom edges are padded) followed by a depthwise layer and a 1x1
+// to 32 channels. Its output becomes float16, and so does the depthwise layer's, with 32 stem
+// channels or with a 5x5 window (75 taps: the float16 stem kernel, stem_half.h); a 3x3 stem to
+// 24 channels (27 taps, computed in float32, below kHalfStoreMinColumns) keeps a float32
+// output, and the depthwise layer then writes float32 too. The results stay within relaxed
+// tolerance of the float32 reference.
+TEST(CpuFusion, RelaxedStemStoresFloat16) {
+  const uint32_t shapes[][2] = {{32, 3}, {24, 3}, {24, 5}};  // channels, window
+  for (const auto& sh : shapes) {
+    const uint32_t c = sh[0], window = sh[1];
     Graph g;
     const uint32_t x = g.input({1, 33, 33, 3});
     const uint32_t stem = g.temp({1, 17, 17, c});
     g.m.addOperation(ANEURALNETWORKS_CONV_2D,
-                     {x, g.weights({c, 3, 3, 3}), g.weights({c}),
+                     {x, g.weights({c, window, window, 3}), g.weights({c}),
                       g.m.addInt32(ANEURALNETWORKS_PADDING_SAME), g.m.addInt32(2), g.m.addInt32(2),
                       g.m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
                      {stem});
@@ -817,8 +821,9 @@ TEST(CpuFusion, RelaxedStemStoresFloat16From32Channels) {
     g.output(y, 17 * 17 * 32 * 4);
     ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
               ANEURALNETWORKS_NO_ERROR);
-    const uint32_t expected = nn::conv::halfGemmAvailable() && c >= 32 ? 2u : 0u;
-    EXPECT_EQ(g.fusions().halfTensors, expected) << c;
+    const bool halfStem = c >= 32 || window * window * 3 >= nn::conv::kHalfStemFloatOutMinK;
+    const uint32_t expected = nn::conv::halfGemmAvailable() && halfStem ? 2u : 0u;
+    EXPECT_EQ(g.fusions().halfTensors, expected) << c << " channels, " << window << "x" << window;
     expectRelaxedClose(g);
   }
 }
