@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/stem_half.h"
 #include "hal/log.h"
 #include "spec/ops/common.h"
 #include "spec/ops/conv.h"
@@ -354,7 +355,9 @@ class SubgraphFusion {
   // kernel needs float16 input, and may then write either type), kAdd reads either input in
   // either type and writes either type, kPassThrough (PAD, MAX_POOL_2D) copies or compares values
   // and keeps the type (input 0 and output both float16 or both float32).
-  enum class HalfKind { kNone, kGemm, kDepthwise, kAdd, kPassThrough };
+  // kStem (an image model's first convolution, stem_half.h) reads float32 and may write
+  // float16.
+  enum class HalfKind { kNone, kGemm, kDepthwise, kAdd, kPassThrough, kStem };
 
   bool constantOperand(uint32_t i) const {
     if (i >= sg_.operands.size()) return false;
@@ -434,7 +437,17 @@ class SubgraphFusion {
     const OperandType ft = operand(filter).type;
     if (ft != OperandType::TENSOR_FLOAT32 && ft != OperandType::TENSOR_FLOAT16)
       return HalfKind::kNone;
-    if (f[1] != 1 || f[2] != 1 || f[3] != c) return HalfKind::kNone;
+    if (f[3] != c) return HalfKind::kNone;
+    if (f[1] != 1 || f[2] != 1) {
+      int32_t dilationW = 1, dilationH = 1;
+      if (sig.dilationW >= 0 && (!constInt32(op.inputs[sig.dilationW], &dilationW) ||
+                                 !constInt32(op.inputs[sig.dilationH], &dilationH)))
+        return HalfKind::kNone;
+      return ft == OperandType::TENSOR_FLOAT32 && constantOperand(bias) &&
+                     conv::halfStemShapePreferred(f[0], c, f[1], f[2], dilationH, dilationW)
+                 ? HalfKind::kStem
+                 : HalfKind::kNone;
+    }
     int32_t strideW = 0, strideH = 0;
     if (!constInt32(op.inputs[sig.strideW], &strideW) ||
         !constInt32(op.inputs[sig.strideH], &strideH) || strideW != 1 || strideH != 1)
@@ -504,10 +517,23 @@ class SubgraphFusion {
     // from float32 (tests/tflite_e2e_test.cc allows 1%; 0.8% this way), for a speed difference
     // within the noise of nnapi bench. (Over 8 random inputs the hand models' worst output moved
     // up to 2.9% with float16 outputs, up to 2.0% without; it is a sigmoid near 0.08 there.)
+    // The same for a stem convolution (kStem) computed in float32 (stem_half.h: fewer than
+    // kHalfStemFloatOutMinK taps): the hand models' 3x3 stems to 24 channels with float16
+    // outputs moved hand_landmark_lite's relaxed output 1.5% from float32. With 32 output
+    // channels (face_detection_full_range) the float16 output lets the first depthwise layer and
+    // the 1x1 after it run on float16 (one thread: 82 -> 26 and 81 -> 43 us); so does
+    // face_detection_short_range's 5x5 stem to 24 channels, computed in float16 anyway (whole
+    // model 0.88x, one and two threads; worst output over `nnapi run` seeds 1-8 0.0082 of
+    // max |fp32|, 0.0066 with a float32 output).
     for (uint32_t i = 0; i < nOps; ++i) {
-      if (removed_[i] || kind[i] != HalfKind::kGemm) continue;
+      if (removed_[i] || (kind[i] != HalfKind::kGemm && kind[i] != HalfKind::kStem)) continue;
       const uint32_t out = sg_.operations[i].outputs[0];
-      if (operand(out).dimensions[3] < kHalfStoreMinColumns) half[out] = 0;
+      if (operand(out).dimensions[3] >= kHalfStoreMinColumns) continue;
+      if (kind[i] == HalfKind::kStem) {
+        const Dims& f = operand(sg_.operations[i].inputs[1]).dimensions;
+        if (f[1] * f[2] * f[3] >= conv::kHalfStemFloatOutMinK) continue;
+      }
+      half[out] = 0;
     }
     // A depthwise layer computes in float16 only from a float16 input (its float32 kernel
     // writes float32). A PAD / MAX_POOL_2D keeps its type. Demote until both hold everywhere.

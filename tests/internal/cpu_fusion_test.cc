@@ -16,6 +16,7 @@
 
 #include "cpu/graph_fusion.h"
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/stem_half.h"
 #include "runtime/api_util.h"
 #include "runtime/model.h"
 #include "test_util.h"
@@ -769,6 +770,60 @@ TEST(CpuFusion, RelaxedNarrowProjectionStoresFloat16) {
     ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
               ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 2u : 0u) << outC;
+    expectRelaxedClose(g);
+  }
+}
+
+// BlazeFace's narrow block on [1,32,32,24]: e = b + 1x1(depthwise(b)) to 24 channels with
+// k = 24 (kHalfNarrowMinK), b a float16 ADD output (here x + x): the depthwise layer's output,
+// read by the narrow 1x1 (the float16 GEMM's narrow kernel), becomes float16 besides b and e;
+// the 1x1's own output (24 columns, below kHalfStoreMinColumns) stays float32. With k below
+// kHalfNarrowMinK the 1x1 keeps float32 and the depthwise layer writes float32 for it.
+TEST(CpuFusion, RelaxedNarrowBlockFromMinK) {
+  for (uint32_t k : {nn::conv::kHalfNarrowMinK, nn::conv::kHalfNarrowMinK - 8}) {
+    Graph g;
+    const uint32_t x = g.input({1, 32, 32, k});
+    const uint32_t b = add(g, x, x, {1, 32, 32, k}, kNone);
+    const uint32_t c = pointwise(g, depthwise3x3(g, b, 32, k, 1), 32, k, k, kNone);
+    const uint32_t e = add(g, b, c, {1, 32, 32, k}, ANEURALNETWORKS_FUSED_RELU);
+    const uint32_t y = pointwise(g, e, 32, k, 32, kNone);
+    g.output(y, 32 * 32 * 32 * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    const uint32_t expected = !nn::conv::halfGemmAvailable() ? 0u
+                              : k >= nn::conv::kHalfNarrowMinK ? 3u
+                                                               : 2u;
+    EXPECT_EQ(g.fusions().halfTensors, expected) << k;
+    expectRelaxedClose(g);
+  }
+}
+
+// An image model's stem (3x3 or 5x5 stride 2 CONV_2D from 3 channels, SAME, on [1,33,33,3]:
+// odd size, so the right and bottom edges are padded) followed by a depthwise layer and a 1x1
+// to 32 channels. Its output becomes float16, and so does the depthwise layer's, with 32 stem
+// channels or with a 5x5 window (75 taps: the float16 stem kernel, stem_half.h); a 3x3 stem to
+// 24 channels (27 taps, computed in float32, below kHalfStoreMinColumns) keeps a float32
+// output, and the depthwise layer then writes float32 too. The results stay within relaxed
+// tolerance of the float32 reference.
+TEST(CpuFusion, RelaxedStemStoresFloat16) {
+  const uint32_t shapes[][2] = {{32, 3}, {24, 3}, {24, 5}};  // channels, window
+  for (const auto& sh : shapes) {
+    const uint32_t c = sh[0], window = sh[1];
+    Graph g;
+    const uint32_t x = g.input({1, 33, 33, 3});
+    const uint32_t stem = g.temp({1, 17, 17, c});
+    g.m.addOperation(ANEURALNETWORKS_CONV_2D,
+                     {x, g.weights({c, window, window, 3}), g.weights({c}),
+                      g.m.addInt32(ANEURALNETWORKS_PADDING_SAME), g.m.addInt32(2), g.m.addInt32(2),
+                      g.m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
+                     {stem});
+    const uint32_t y = pointwise(g, depthwise3x3(g, stem, 17, c, 1), 17, c, 32, kNone);
+    g.output(y, 17 * 17 * 32 * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    const bool halfStem = c >= 32 || window * window * 3 >= nn::conv::kHalfStemFloatOutMinK;
+    const uint32_t expected = nn::conv::halfGemmAvailable() && halfStem ? 2u : 0u;
+    EXPECT_EQ(g.fusions().halfTensors, expected) << c << " channels, " << window << "x" << window;
     expectRelaxedClose(g);
   }
 }

@@ -19,6 +19,7 @@
 #include "cpu/kernels/conv_reference.h"
 #include "cpu/kernels/expand_depthwise.h"
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/stem_half.h"
 #include "cpu/xnnpack_util.h"
 
 namespace nn {
@@ -33,6 +34,9 @@ struct ConvState : public PreparedConv {
   // Instead of floatWeights, a constant filter of a 1x1 convolution computed in
   // float16 (relaxed model or float16 data, halfGemmPreferred).
   std::optional<PackedHalfWeights> halfWeights;
+  // Besides floatWeights, a relaxed model's stem convolution for the float16 kernel
+  // (halfStemKernelPreferred).
+  std::optional<PackedHalfStem> halfStem;
 };
 
 // One execution's XNNPACK operator, recreated only if the padding changes (implicit padding
@@ -70,6 +74,9 @@ void packQuantFilter(OpContext& ctx, const Geometry& g, PackedQuantWeights* out)
 }
 
 void prepareFloatFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
+  if (halfStemKernelPreferred(ctx, g) && ctx.inputType(1) == OperandType::TENSOR_FLOAT32)
+    packHalfStem(ctx.input<float>(1), g.outC, g.filterH, g.filterW, g.inC,
+                 &st.halfStem.emplace());
   if (halfGemmPreferred(ctx, g)) {
     const uint32_t k = g.filterH * g.filterW * g.inC;
     if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16)
@@ -93,6 +100,10 @@ bool runXnnpack(OpContext& ctx, const Geometry& g, Conv2dScratch& sc, const floa
 // The packed float GEMM, or the direct kernel for few output channels (float32 filter).
 void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc,
                    const float* in, const float* bias, float* out) {
+  if (st.halfStem && halfStemKernelPreferred(ctx, g)) {
+    halfStemConv(g, in, *st.halfStem, bias, nullptr, out, ctx.threadPool(), sc.kernel);
+    return;
+  }
   if (st.halfWeights) {  // A 1x1 stride-1 convolution, its rows the input pixels
     halfGemmFloat(g.batches * g.outH * g.outW, in, g.inC, *st.halfWeights, bias, g.p.activation,
                   out, ctx.threadPool(), sc.kernel);
@@ -109,6 +120,18 @@ void portableFloat(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2
 // Float16 data (a TENSOR_FLOAT16 model, or the CPU driver's float16 temporaries of a relaxed
 // one): the float16 GEMM reads and writes the float16 tensors as they are.
 bool halfData(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScratch& sc) {
+  if (st.halfStem && halfStemKernelPreferred(ctx, g) &&
+      ctx.inputType(2) == OperandType::TENSOR_FLOAT32) {
+    halfStemConv(g, ctx.input<float>(0), *st.halfStem, ctx.input<float>(2), ctx.output<Half>(0),
+                 nullptr, ctx.threadPool(), sc.kernel);
+    return true;
+  }
+  if (st.floatWeights && halfStemPreferred(ctx, g) &&
+      ctx.inputType(2) == OperandType::TENSOR_FLOAT32) {
+    stemGemmHalfOut(g, ctx.input<float>(0), *st.floatWeights, ctx.input<float>(2),
+                    ctx.output<Half>(0), ctx.threadPool(), sc.kernel);
+    return true;
+  }
   if (!st.halfWeights || g.p.nchw) return false;
   const bool halfIn = ctx.inputType(0) == OperandType::TENSOR_FLOAT16;
   const bool halfOut = ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16;

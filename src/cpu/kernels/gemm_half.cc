@@ -91,14 +91,20 @@ bool halfGemmShapePreferred(uint32_t n, uint32_t k) {
   if (!halfGemmAvailable() || !panelGemmAvailable()) return false;
   // The narrow kernel on float16 data ("float16 data" lines of nnapi_bench_direct --half):
   // 0.53-0.65 of the float32 GEMM's time from k = 48 (56x56x144->24 0.57, 112x112x64->24 0.53,
-  // 64x64x48->39 0.60, 48x48x48->16 0.93), 0.9-1.2 below. Not from k = 24 although
-  // 112x112x24->16 measured 0.93: with those projections the graph pass also keeps the
-  // hand models' largest depthwise layers in float16, and hand_landmark_full's presence score
-  // then moved 0.98% from float32 (tests/tflite_e2e_test.cc allows 1%; 0.75% from k = 48; on
-  // other random inputs both these rules and the previous ones reach 1-1.8% on the hand
-  // models' presence and handedness scalars, near 0: they are sigmoids of logits).
+  // 64x64x48->39 0.60, 48x48x48->16 0.93), 0.9-1.2 below. From k = 24 as well: on its own the
+  // layer is no faster there, but BlazeFace's blocks (depthwise -> 1x1 to 24-42 channels with
+  // k = 24-36, then ADD) otherwise break the float16 chain at every 1x1: the depthwise layer
+  // before it then reads float16 and sums and writes float32. face_detection_short_range, one
+  // thread, per operation: 32x32 depthwise 8.0 -> 3.1 us and 11.8 -> 6.0, the 1x1 after them
+  // 18.3 -> 12.9 and 20.1 -> 18.1, the 64x64 depthwise 31 -> 12; whole model 0.92x. Relaxed
+  // agreement (tests/tflite_e2e_test.cc, seed 5): face short range 0.0037 -> 0.0074, full range
+  // 0.0053 -> 0.0065 of max |fp32| (over `nnapi run` seeds 1-8 worst 0.0068 -> 0.0081 and
+  // 0.0063 -> 0.0036); the hand models' figures do not change (their narrow layers with k < 48
+  // read float32: the stem's 112x112x24 output). Not below k = 24: the float32 narrow outputs
+  // (graph_fusion.cc, kHalfStoreMinColumns) feed 1x1 layers with k = 8-16 there, which would
+  // then read float32 rows into the narrow kernel (96x96x8->32 35 -> 57 us).
   if (wideRule(n, k)) return true;
-  return halfGemmNarrow(n) && n >= kHalfNarrowGroup && k >= 48;
+  return halfGemmNarrow(n) && n >= kHalfNarrowGroup && k >= kHalfNarrowMinK;
 }
 
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g) {

@@ -32,6 +32,8 @@ bool halfGemmPreferred(const OpContext& ctx, const Geometry& g);
 // and k input channels with float16 data (the graph pass that stores tensors in float16 asks
 // before any kernel exists).
 bool halfGemmShapePreferred(uint32_t n, uint32_t k);
+// The least k the narrow kernel (8..48 output channels) takes with float16 data.
+constexpr uint32_t kHalfNarrowMinK = 24;
 
 // The float16 depthwise convolution (depth multiplier 1, NHWC, float16 input; float16 output, or
 // float32 (`outF` instead of `out`, then summed in float32) where the next layer has no float16

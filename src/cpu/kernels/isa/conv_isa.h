@@ -230,8 +230,13 @@ GemmFloatPanelsFn gemmFloatPanels;
 struct ConvIm2colFloatArgs {
   ConvDirectFloatArgs conv;
   const float* packed;
+  // Not null: the output rounded to float16 bits here instead of `conv.output` (a relaxed
+  // model's stem whose output the CPU driver stores in float16, stem_half.h); each row is
+  // computed into the panel's tail first (outW * outC more floats).
+  uint16_t* outputHalf;
 };
-// Output rows [rowBegin, rowEnd) (row = batch * outH + oh); `panel` holds outW * k floats.
+// Output rows [rowBegin, rowEnd) (row = batch * outH + oh); `panel` holds outW * k floats
+// (outW * (k + outC) with outputHalf).
 using ConvIm2colFloatRowsFn = void(const ConvIm2colFloatArgs& a, size_t rowBegin, size_t rowEnd,
                                    float* panel);
 namespace isa_avx512 {

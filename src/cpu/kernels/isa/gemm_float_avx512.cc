@@ -262,7 +262,9 @@ void convIm2colFloatRows(const ConvIm2colFloatArgs& args, size_t rowBegin, size_
     const size_t b = row / a.outH;
     const int32_t oh = static_cast<int32_t>(row % a.outH);
     const float* image = a.input + b * a.inH * a.inW * inC;
-    float* out = a.output + row * a.outW * n;
+    // With a float16 output: the row in float32 after the im2col panel, narrowed below.
+    float* out = args.outputHalf != nullptr ? panel + static_cast<size_t>(a.outW) * k
+                                            : a.output + row * a.outW * n;
     const int32_t ih0 = oh * a.strideH - a.padTop;
     const bool rowsInside =
         ih0 >= 0 && ih0 + static_cast<int32_t>(a.filterH) <= static_cast<int32_t>(a.inH);
@@ -280,23 +282,41 @@ void convIm2colFloatRows(const ConvIm2colFloatArgs& args, size_t rowBegin, size_
       g.c = out + static_cast<size_t>(r) * n;
       gemmFloatPanels(g, 0, a.outW - r, 0, tiles);
     }
-    if (r <= l) continue;
-    const float* first =
-        image + (static_cast<size_t>(ih0) * a.inW + (static_cast<int32_t>(l) * sw - padL)) * inC;
-    const size_t lda = static_cast<size_t>(sw) * inC, spanStride = static_cast<size_t>(a.inW) * inC;
-    for (uint32_t t = 0; t < tiles; ++t) {
-      const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
-      const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
-      const __m512 b0 = a.bias ? _mm512_maskz_loadu_ps(m0, a.bias + c0) : _mm512_setzero_ps();
-      const __m512 b1 = a.bias ? _mm512_maskz_loadu_ps(m1, a.bias + c0 + 16) : _mm512_setzero_ps();
-      const float* w = args.packed + static_cast<size_t>(t) * k * kTile;
-      float* c = out + static_cast<size_t>(l) * n + c0;
-      if (cols > 16)
-        windowTileRows<2>(first, lda, a.filterH, spanStride, r - l, w, k, b0, b1, lo, hi, m0, m1,
-                          c, n);
-      else
-        windowTileRows<1>(first, lda, a.filterH, spanStride, r - l, w, k, b0, b1, lo, hi, m0, m1,
-                          c, n);
+    if (r > l) {
+      const float* first =
+          image + (static_cast<size_t>(ih0) * a.inW + (static_cast<int32_t>(l) * sw - padL)) * inC;
+      const size_t lda = static_cast<size_t>(sw) * inC;
+      const size_t spanStride = static_cast<size_t>(a.inW) * inC;
+      for (uint32_t t = 0; t < tiles; ++t) {
+        const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
+        const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
+        const __m512 b0 = a.bias ? _mm512_maskz_loadu_ps(m0, a.bias + c0) : _mm512_setzero_ps();
+        const __m512 b1 =
+            a.bias ? _mm512_maskz_loadu_ps(m1, a.bias + c0 + 16) : _mm512_setzero_ps();
+        const float* w = args.packed + static_cast<size_t>(t) * k * kTile;
+        float* c = out + static_cast<size_t>(l) * n + c0;
+        if (cols > 16)
+          windowTileRows<2>(first, lda, a.filterH, spanStride, r - l, w, k, b0, b1, lo, hi, m0, m1,
+                            c, n);
+        else
+          windowTileRows<1>(first, lda, a.filterH, spanStride, r - l, w, k, b0, b1, lo, hi, m0, m1,
+                            c, n);
+      }
+    }
+    if (args.outputHalf != nullptr) {
+      // Round-to-nearest-even, as static_cast<_Float16> (the reference device's narrowing).
+      const size_t count = static_cast<size_t>(a.outW) * n;
+      uint16_t* dst = args.outputHalf + row * count;
+      size_t i = 0;
+      for (; i + 16 <= count; i += 16)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                            _mm512_cvtps_ph(_mm512_loadu_ps(out + i), _MM_FROUND_TO_NEAREST_INT));
+      if (i < count) {
+        const __mmask16 m = laneMask(static_cast<uint32_t>(count - i));
+        _mm256_mask_storeu_epi16(dst + i, m,
+                                 _mm512_cvtps_ph(_mm512_maskz_loadu_ps(m, out + i),
+                                                 _MM_FROUND_TO_NEAREST_INT));
+      }
     }
   }
 }
