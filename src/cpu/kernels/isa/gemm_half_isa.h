@@ -97,4 +97,14 @@ namespace isa_avx512fp16 {
 void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd);
 }  // namespace isa_avx512fp16
 
+// The same convolution (float16 output only, filter width 3 or 5 at horizontal stride 1 or 2,
+// dilation 1 along W) by 32-channel group (depthwise_half_rows_avx512fp16.cc): groups
+// [groupBegin, groupEnd) outermost, output rows [rowBegin, rowEnd) inside, each row in runs of
+// at most kHalfDwRowMaxRun columns held in registers. Bit-identical with depthwiseHalfRows.
+constexpr uint32_t kHalfDwRowMaxRun = 16;
+namespace isa_avx512fp16 {
+void depthwiseHalfChannelRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd,
+                              uint32_t groupBegin, uint32_t groupEnd);
+}  // namespace isa_avx512fp16
+
 }  // namespace nn
