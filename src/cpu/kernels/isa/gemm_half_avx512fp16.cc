@@ -131,6 +131,68 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
   }
 }
 
+// block() for k <= kHalfKBlock with a float16 output (`ch`): the one block's float16 sums get
+// the float16-rounded bias added in float16 (one rounding, where block() adds the float32 bias
+// in float32 and rounds once: the only difference is the bias's own rounding, half a float16
+// unit of it), are clamped in float16 (the bounds 0, +-1, 6 and +-inf are exact, rounding is
+// monotonic) and stored, without the widening, float32 add and narrowing per accumulator that
+// took as long as the FMAs of such a short k (the 16- to 24-channel inputs of the hand and
+// pose models' 112x112 and 56x56 expansions).
+template <int MR, int NV>
+inline void blockShortHalf(const uint32_t* a, uint32_t k, const _Float16* w,
+                           const __m512h* bias, __m512h lo, __m512h hi, const __mmask32* m,
+                           uint16_t* ch, size_t ldc) {
+  __m512h h[MR][NV];
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) h[r][v] = _mm512_setzero_ph();
+#pragma GCC unroll 2
+  for (uint32_t kk = 0; kk < k; ++kk) {
+    const _Float16* wk = w + static_cast<size_t>(kk) * kTile;
+    const __m512h w0 = _mm512_loadu_ph(wk);
+    const __m512h w1 = NV == 2 ? _mm512_loadu_ph(wk + 32) : w0;
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const __m512h x = _mm512_castsi512_ph(
+          _mm512_set1_epi32(static_cast<int>(a[static_cast<size_t>(r) * k + kk])));
+      h[r][0] = _mm512_fmadd_ph(x, w0, h[r][0]);
+      if (NV == 2) h[r][NV - 1] = _mm512_fmadd_ph(x, w1, h[r][NV - 1]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) {
+      const __m512h s = _mm512_min_ph(_mm512_max_ph(_mm512_add_ph(h[r][v], bias[v]), lo), hi);
+      _mm512_mask_storeu_epi16(ch + r * ldc + 32 * v, m[v], _mm512_castph_si512(s));
+    }
+}
+template <int NV, int M>
+inline void blockShortHalfUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16* w,
+                               const __m512h* bias, __m512h lo, __m512h hi, const __mmask32* m,
+                               uint16_t* ch, size_t ldc) {
+  if constexpr (M > 1) {
+    if (mr < static_cast<uint32_t>(M))
+      return blockShortHalfUpTo<NV, M - 1>(mr, a, k, w, bias, lo, hi, m, ch, ldc);
+  }
+  blockShortHalf<M, NV>(a, k, w, bias, lo, hi, m, ch, ldc);
+}
+// tileRows for blockShortHalf (the weights of such a short k stay in L1: no prefetch).
+template <int NV>
+inline void tileRowsShortHalf(const uint32_t* a, uint32_t rows, uint32_t k, const _Float16* w,
+                              const __m512h* bias, __m512h lo, __m512h hi, const __mmask32* m,
+                              uint16_t* ch, size_t ldc) {
+  constexpr uint32_t MR = NV == 2 ? kMR2 : kMR1;
+  for (uint32_t r = 0; r < rows;) {
+    const uint32_t left = rows - r, blocks = (left + MR - 1) / MR;
+    const uint32_t mr = (left + blocks - 1) / blocks;
+    blockShortHalfUpTo<NV, MR>(mr, a + static_cast<size_t>(r) * k, k, w, bias, lo, hi, m,
+                               ch + static_cast<size_t>(r) * ldc, ldc);
+    r += mr;
+  }
+}
+
 // block<mr, NV> for a run-time mr in [1, M].
 template <int NV, int M, bool PF = false>
 inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16* w,
@@ -400,6 +462,10 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   const _Float16* packed = reinterpret_cast<const _Float16*>(g.packed);
   const bool l1Weights =
       weightsStayInL1(static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(_Float16));
+  // One block of k into a float16 output: the sums stay float16 (blockShortHalf).
+  const bool shortHalf = halfOut && k > 0 && k <= kHalfKBlock;
+  const __m512h loH = _mm512_set1_ph(static_cast<_Float16>(g.outputMin));
+  const __m512h hiH = _mm512_set1_ph(static_cast<_Float16>(g.outputMax));
   for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
@@ -419,6 +485,21 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
       const _Float16* w = packed + static_cast<size_t>(t) * k * kTile;
       float* c = cBlock + c0;
       uint16_t* ch = halfOut ? g.ch + static_cast<size_t>(r0) * n + c0 : nullptr;
+      if (shortHalf) {
+        __mmask32 m32[2];
+        __m512h biasH[2];
+        for (uint32_t v = 0; v < 2; ++v) {
+          m32[v] = static_cast<__mmask32>(m[2 * v]) | static_cast<__mmask32>(m[2 * v + 1]) << 16;
+          biasH[v] = _mm512_castsi512_ph(_mm512_inserti64x4(
+              _mm512_castsi256_si512(_mm256_castph_si256(_mm512_cvtxps_ph(bias[2 * v]))),
+              _mm256_castph_si256(_mm512_cvtxps_ph(bias[2 * v + 1])), 1));
+        }
+        if (cols > 32)
+          tileRowsShortHalf<2>(ah, rows, k, w, biasH, loH, hiH, m32, ch, n);
+        else
+          tileRowsShortHalf<1>(ah, rows, k, w, biasH, loH, hiH, m32, ch, n);
+        continue;
+      }
       const _Float16* next =
           t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
       if (cols > 32)
