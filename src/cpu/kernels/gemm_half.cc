@@ -7,6 +7,7 @@
 
 #include "cpu/isa.h"
 #include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/depthwise_half_rows.h"
 #include "cpu/kernels/isa/gemm_half_isa.h"
 
 namespace nn {
@@ -151,6 +152,10 @@ void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise&
   activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
   a.out = reinterpret_cast<uint16_t*>(out);
   a.outF = outF;
+  if (out != nullptr && halfDepthwiseChannelRowsPreferred(g)) {
+    halfDepthwiseChannelRows(g, a, pool);
+    return;
+  }
   const size_t rows = static_cast<size_t>(g.batches) * g.outH;
   ThreadPool* p = directPool(pool, g, g.filterH * g.filterW);
   if (p == nullptr || p->numThreads() <= 1 || rows < 2) {

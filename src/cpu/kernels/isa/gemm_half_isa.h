@@ -59,7 +59,9 @@ static inline size_t halfGemmScratchElems(uint32_t k, uint32_t n, bool halfOut) 
 // float32. `scratch` holds halfGemmScratchElems(k, n, ch != nullptr) uint32 (the caller's, one
 // per thread). A float16 input (`ah` instead of `a`) is read as it is, a float16 output (`ch`
 // instead of `c`) is the float32 result rounded once (relaxed models whose intermediate
-// tensors the CPU driver stores in float16, graph_fusion.h).
+// tensors the CPU driver stores in float16, graph_fusion.h); except with k at most four blocks of
+// kHalfKBlock, where the blocks' float16 sums are added in float16 and the bias rounded to
+// float16 (gemm_half_avx512fp16.cc, blockShortHalf).
 struct GemmHalfArgs {
   uint32_t m, n, k;
   size_t lda;               // floats between consecutive rows of a
@@ -95,6 +97,16 @@ struct DepthwiseHalfArgs {
 };
 namespace isa_avx512fp16 {
 void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd);
+}  // namespace isa_avx512fp16
+
+// The same convolution (float16 output only, filter width 3 or 5 at horizontal stride 1 or 2,
+// dilation 1 along W) by 32-channel group (depthwise_half_rows_avx512fp16.cc): groups
+// [groupBegin, groupEnd) outermost, output rows [rowBegin, rowEnd) inside, each row in runs of
+// at most kHalfDwRowMaxRun columns held in registers. Bit-identical with depthwiseHalfRows.
+constexpr uint32_t kHalfDwRowMaxRun = 16;
+namespace isa_avx512fp16 {
+void depthwiseHalfChannelRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd,
+                              uint32_t groupBegin, uint32_t groupEnd);
 }  // namespace isa_avx512fp16
 
 }  // namespace nn
