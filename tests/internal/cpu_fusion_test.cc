@@ -798,6 +798,36 @@ TEST(CpuFusion, RelaxedNarrowBlockFromMinK) {
   }
 }
 
+// A narrow bottleneck middle (face_detection_full_range's 48 -> 16 / 24 1x1 before a depthwise
+// layer): the 1x1's output, below kHalfStoreMinColumns but read only by the depthwise layer,
+// becomes float16, and so does the depthwise layer's output (read by the 1x1 to 64); where the
+// 1x1's output is also read by a residual ADD it stays float32 (the hand models' projections),
+// and the depthwise layer then writes float32 too, as the ADD's output is the model output.
+TEST(CpuFusion, RelaxedNarrowOutputBeforeDepthwiseStoresFloat16) {
+  for (uint32_t n : {16u, 24u}) {
+    for (bool residual : {false, true}) {
+      Graph g;
+      const uint32_t x = g.input({1, 12, 12, 48});
+      const uint32_t p = pointwise(g, x, 12, 48, n, kNone);
+      const uint32_t d = depthwise3x3(g, p, 12, n, 1);
+      uint32_t y = 0, outC = 0;
+      if (residual) {
+        y = add(g, p, d, {1, 12, 12, n}, kNone);
+        outC = n;
+      } else {
+        y = pointwise(g, d, 12, n, 64, kNone);
+        outC = 64;
+      }
+      g.output(y, 12 * 12 * outC * 4);
+      ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+                ANEURALNETWORKS_NO_ERROR);
+      const uint32_t expected = nn::conv::halfGemmAvailable() && !residual ? 2u : 0u;
+      EXPECT_EQ(g.fusions().halfTensors, expected) << n << (residual ? " residual" : "");
+      expectRelaxedClose(g);
+    }
+  }
+}
+
 // An image model's stem (3x3 or 5x5 stride 2 CONV_2D from 3 channels, SAME, on [1,33,33,3]:
 // odd size, so the right and bottom edges are padded) followed by a depthwise layer and a 1x1
 // to 32 channels. Its output becomes float16, and so does the depthwise layer's, with 32 stem
