@@ -16,8 +16,9 @@ constexpr uint32_t kStemHalfLanes = 32;
 // GEMM's kHalfKBlock) the relaxed real-model test (tests/tflite_e2e_test.cc, bound 1e-2) gave
 // face_detection_full_range 0.0097 of max |fp32|, with 16 (3x3: one row) 0.0030, with 18 0.0025
 // (with graph_fusion.cc's float16 narrow outputs before depthwise layers); seeds 5-12 worst
-// 0.0097 -> 0.0056. One or two more flushes per pixel: about 20 us more in the 192x192 stems
-// (one thread, ~1% of the models).
+// 0.0097 -> 0.0056. One more flush per pixel (3x3), two (5x5): one thread, the 3x3 stem to 32
+// channels took the same time, the 5x5 to 24 ~2% longer (~2 us); with 16 the 3x3 (three
+// flushes) took ~20 us longer.
 constexpr uint32_t kStemHalfKBlock = 18;
 
 struct StemHalfArgs {
