@@ -132,19 +132,6 @@ void depthwiseQuantDispatch(const Geometry& g, const QuantParams& q, const T* in
 
 }  // namespace
 
-// The float depthwise kernel is memory-bound: it splits over the pool from 16K input or output
-// elements (as the elementwise kernels, elementwise.h), not from XNNPACK's 400K
-// multiply-accumulates. With 2 threads the surrounding convolutions and ADDs split their rows,
-// so a depthwise kept on one thread first pulled the other thread's half of its input from that
-// core's cache (face_detection_short_range: 16x16x64-80 and 64x64x28 stride 2 took longer on 2
-// threads than on 1).
-static ThreadPool* depthwisePool(ThreadPool* pool, const Geometry& g) {
-  constexpr double kMinParallelElements = 16384.0;
-  const double outputs = static_cast<double>(g.batches) * g.outH * g.outW * g.outC;
-  const double inputs = static_cast<double>(g.batches) * g.inH * g.inW * g.inC;
-  return std::max(outputs, inputs) >= kMinParallelElements ? pool : nullptr;
-}
-
 void fastDepthwiseFloat(const Geometry& g, const float* input, const float* filter,
                         const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
   ConvDepthwiseFloatArgs a{};

@@ -5,6 +5,8 @@
 #include "cpu/kernels/conv_dispatch.h"
 #include "cpu/kernels/conv_fast.h"
 
+#include <algorithm>
+
 namespace nn {
 namespace conv {
 
@@ -44,6 +46,21 @@ ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutp
   constexpr double kMinParallelMacs = 400000.0;  // as xnnpack_util.h
   const double macs = static_cast<double>(g.batches) * g.outH * g.outW * g.outC * macsPerOutput;
   return macs >= kMinParallelMacs ? pool : nullptr;
+}
+
+// With 2 threads the surrounding convolutions and ADDs split their rows, so a depthwise kept on
+// one thread first pulls the other thread's half of its input from that core's cache
+// (face_detection_short_range, float32: 16x16x64-80 and 64x64x28 stride 2 took longer on 2
+// threads than on 1; relaxed float16 3x3, 2 threads against 1 while these kept to one thread
+// below 400K multiply-accumulates: 32x32x32-36 1.15-1.5x, 16x16x64-88 1.3-1.7x, 64x64x28 and
+// 32x32x42 stride 2 1.25-1.5x; split: 0.7-0.93x, 16x16x64-80 1.1-1.4x (0.3-0.7 us less than
+// kept on one thread). Below 16K elements the hand-off costs more than it saves: 8x8x96 split
+// took 2.9x the one-thread time).
+ThreadPool* depthwisePool(ThreadPool* pool, const Geometry& g) {
+  constexpr double kMinParallelElements = 16384.0;
+  const double outputs = static_cast<double>(g.batches) * g.outH * g.outW * g.outC;
+  const double inputs = static_cast<double>(g.batches) * g.inH * g.inW * g.inC;
+  return std::max(outputs, inputs) >= kMinParallelElements ? pool : nullptr;
 }
 
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,

@@ -99,6 +99,10 @@ bool narrowConvAvailable(const Geometry& g);
 // `pool`, or null (run on the calling thread) for a convolution too small to split: the
 // threshold XNNPACK's operators get (xnnThreadPool).
 ThreadPool* directPool(ThreadPool* pool, const Geometry& g, uint32_t macsPerOutput);
+// `pool`, or null, for a depthwise convolution (float32 or float16): memory-bound, it splits
+// from 16K input or output elements (as the elementwise kernels, elementwise.h), not from
+// XNNPACK's 400K multiply-accumulates (conv_direct.cc has the measurements).
+ThreadPool* depthwisePool(ThreadPool* pool, const Geometry& g);
 void fastNarrowConvFloat(const Geometry& g, const float* input, const float* filter,
                          const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
 

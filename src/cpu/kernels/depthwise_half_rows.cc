@@ -25,7 +25,7 @@ bool halfDepthwiseChannelRowsPreferred(const Geometry& g) {
 void halfDepthwiseChannelRows(const Geometry& g, const DepthwiseHalfArgs& a, ThreadPool* pool) {
   const uint32_t rows = g.batches * g.outH;
   const uint32_t groups = (g.outC + kHalfDwLanes - 1) / kHalfDwLanes;
-  ThreadPool* p = directPool(pool, g, g.filterH * g.filterW);
+  ThreadPool* p = depthwisePool(pool, g);
   const size_t threads = p != nullptr ? static_cast<size_t>(p->numThreads()) : 1;
   if (threads <= 1 || rows < 2) {
     isa_avx512fp16::depthwiseHalfChannelRows(a, 0, rows, 0, groups);

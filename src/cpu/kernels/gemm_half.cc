@@ -157,7 +157,7 @@ void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise&
     return;
   }
   const size_t rows = static_cast<size_t>(g.batches) * g.outH;
-  ThreadPool* p = directPool(pool, g, g.filterH * g.filterW);
+  ThreadPool* p = depthwisePool(pool, g);
   if (p == nullptr || p->numThreads() <= 1 || rows < 2) {
     isa_avx512fp16::depthwiseHalfRows(a, 0, static_cast<uint32_t>(rows));
     return;
