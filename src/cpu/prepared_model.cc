@@ -384,7 +384,8 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
       const uint32_t c = plan.fusedExpansion[opIndex];
       OpContext convCtx(sg.operations[c], c, slots.data(), env, plan.states[c].get(),
                         &scratch[c]);
-      es = runExpandDepthwise(convCtx, ctx);
+      es = plan.fusedProject[opIndex] ? runDepthwiseProject(convCtx, ctx)
+                                      : runExpandDepthwise(convCtx, ctx);
     } else {
       es = plan.execute[opIndex](ctx);
     }
@@ -556,10 +557,41 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     if (plan->fusedExpansion.empty()) {
       plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
       plan->runByPartner.assign(numOps, 0);
+      plan->fusedProject.assign(numOps, 0);
     }
     plan->fusedExpansion[d] = c;
     plan->runByPartner[c] = 1;
     paired[c] = paired[d] = 1;
+  }
+  // Then each 1x1 CONV_2D whose input is a temporary that only it reads, written by a
+  // DEPTHWISE_CONV_2D not paired above (depthwiseProjectFusable): the 1x1 layer's step runs
+  // both, the depthwise layer's nothing.
+  for (uint32_t p = 0; p < numOps; ++p) {
+    const Operation& conv = sg.operations[p];
+    if (conv.type != OperationType::CONV_2D || !plan->opStatic[p] || paired[p] ||
+        conv.inputs.empty() || conv.outputs.size() != 1)
+      continue;
+    const uint32_t t = conv.inputs[0];
+    if (t >= sg.operands.size() || sg.operands[t].lifetime != Lifetime::TEMPORARY_VARIABLE ||
+        readers[t] != 1 || plan->outputPosition[t] >= 0 || writer[t] == SubgraphPlan::kNoPartner)
+      continue;
+    const uint32_t d = writer[t];
+    const Operation& dw = sg.operations[d];
+    if (dw.type != OperationType::DEPTHWISE_CONV_2D || !plan->opStatic[d] || paired[d] ||
+        dw.outputs.size() != 1 || dw.inputs.empty())
+      continue;
+    OpContext dwCtx(dw, d, plan->templateSlots.data(), env_, &plan->states[d]);
+    OpContext convCtx(conv, p, plan->templateSlots.data(), env_, &plan->states[p]);
+    if (!depthwiseProjectFusable(dwCtx, convCtx)) continue;
+    if (plan->fusedExpansion.empty()) {
+      plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
+      plan->runByPartner.assign(numOps, 0);
+      plan->fusedProject.assign(numOps, 0);
+    }
+    plan->fusedExpansion[p] = d;
+    plan->fusedProject[p] = 1;
+    plan->runByPartner[d] = 1;
+    paired[d] = paired[p] = 1;
   }
 }
 

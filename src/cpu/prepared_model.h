@@ -24,11 +24,16 @@ struct SubgraphPlan {
   std::vector<uint8_t> opStatic;            // per operation: prepare already done
   std::vector<std::unique_ptr<OpState>> states;  // per operation, built by init, then read-only
   // Per operation: for a DEPTHWISE_CONV_2D run together with the 1x1 CONV_2D producing its
-  // input (kernels/expand_depthwise.h), that CONV_2D's index, which its own step skips;
-  // kNoPartner elsewhere. Empty when no pair is fused.
+  // input (kernels/expand_depthwise.h), that CONV_2D's index, which its own step skips (for a
+  // 1x1 CONV_2D with fusedProject set, the DEPTHWISE_CONV_2D's); kNoPartner elsewhere. Empty
+  // when no pair is fused.
   static constexpr uint32_t kNoPartner = UINT32_MAX;
   std::vector<uint32_t> fusedExpansion;
   std::vector<uint8_t> runByPartner;  // per operation: an expansion the depthwise step runs
+  // Per operation: 1 for a 1x1 CONV_2D run together with the DEPTHWISE_CONV_2D producing its
+  // input (kernels/expand_depthwise.h, runDepthwiseProject), fusedExpansion then naming that
+  // depthwise layer; empty when fusedExpansion is.
+  std::vector<uint8_t> fusedProject;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;

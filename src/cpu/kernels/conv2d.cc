@@ -19,6 +19,7 @@
 #include "cpu/kernels/conv_reference.h"
 #include "cpu/kernels/expand_depthwise.h"
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/depthwise_project.h"
 #include "cpu/kernels/stem_half.h"
 #include "cpu/xnnpack_util.h"
 
@@ -225,5 +226,60 @@ Status runExpandDepthwise(OpContext& conv, OpContext& depthwise) {
 }
 
 uint64_t expandDepthwiseRuns() { return gExpandDepthwiseRuns.load(std::memory_order_relaxed); }
+
+// ---- the depthwise + 1x1 projection band fusion (depthwise_project.h) --------------------
+
+namespace {
+
+std::atomic<uint64_t> gDepthwiseProjectRuns{0};
+
+// The pair's description from the two contexts, or false where it does not apply: both
+// layers float32 on the kernels they would take apart (the depthwise layer on the direct
+// kernel, not XNNPACK nor the float16 kernel; the 1x1 layer on the float32 panel GEMM, not
+// XNNPACK nor the float16 GEMM).
+bool describeDepthwiseProject(const OpContext& dw, const OpContext& conv, DepthwiseProject* f) {
+  if (conv.numInputs() < 3 || dw.numInputs() < 3 || !floatTensor(dw, 0) ||
+      !floatTensor(dw, 1) || !floatTensor(dw, 2) || !floatTensor(conv, 0) ||
+      (!floatTensor(conv, 1) && conv.inputType(1) != OperandType::TENSOR_FLOAT16) ||
+      !floatTensor(conv, 2) || dw.outputShape(0).type != OperandType::TENSOR_FLOAT32 ||
+      conv.outputShape(0).type != OperandType::TENSOR_FLOAT32 || !constantInput(conv, 1) ||
+      !constantInput(conv, 2) || !constantInput(dw, 1) || !constantInput(dw, 2))
+    return false;
+  const auto* cs = static_cast<const ConvState*>(conv.state());
+  const auto* ds = static_cast<const PreparedConv*>(dw.state());
+  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->halfWeights ||
+      cs->useXnnpack || ds->useXnnpack)
+    return false;
+  if (resolveGeometry(dw, true, &f->depthwise) != kOk ||
+      resolveGeometry(conv, false, &f->project) != kOk)
+    return false;
+  f->depthwiseFilter = dw.input<float>(1);
+  f->depthwiseBias = dw.input<float>(2);
+  f->weights = &*cs->floatWeights;
+  f->projectBias = conv.input<float>(2);
+  return depthwiseProjectAvailable(*f);
+}
+
+}  // namespace
+
+bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv) {
+  DepthwiseProject f;
+  return describeDepthwiseProject(depthwise, conv, &f);
+}
+
+Status runDepthwiseProject(OpContext& depthwise, OpContext& conv) {
+  DepthwiseProject f;
+  if (!describeDepthwiseProject(depthwise, conv, &f))
+    return conv.fail("the depthwise + 1x1 band fusion no longer applies");
+  if (conv.outputShape(0).count() == 0) return kOk;
+  Conv2dScratch fallback;
+  Conv2dScratch& sc = scratchOr(conv, fallback);
+  depthwiseProjectFloat(f, depthwise.input<float>(0), conv.output<float>(0), conv.threadPool(),
+                        sc.kernel);
+  gDepthwiseProjectRuns.fetch_add(1, std::memory_order_relaxed);
+  return kOk;
+}
+
+uint64_t depthwiseProjectRuns() { return gDepthwiseProjectRuns.load(std::memory_order_relaxed); }
 
 }  // namespace nn

@@ -27,4 +27,12 @@ Status runExpandDepthwise(OpContext& conv, OpContext& depthwise);
 // How many times runExpandDepthwise has run in this process (for the tests).
 uint64_t expandDepthwiseRuns();
 
+// The same for a DEPTHWISE_CONV_2D and the 1x1 CONV_2D that alone reads its output
+// (depthwise_project.h): float32, constant weights, the depthwise layer on the direct kernel,
+// the 1x1 layer on the panel GEMM, the depthwise output at least 1 MB. The plan pairs them the
+// other way round: the 1x1 layer's step runs both (SubgraphPlan::fusedProject).
+bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv);
+Status runDepthwiseProject(OpContext& depthwise, OpContext& conv);
+uint64_t depthwiseProjectRuns();
+
 }  // namespace nn
