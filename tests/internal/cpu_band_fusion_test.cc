@@ -1,16 +1,20 @@
-// The fast CPU device's expansion + depthwise band fusion (cpu/kernels/expand_depthwise.h):
-// a 1x1 CONV_2D whose output only a DEPTHWISE_CONV_2D reads runs with it in row bands, and
-// gives the same bits as the two layers run apart (NNAPI_CPU_BAND_FUSION=0), at 1 and 2
-// threads, on odd heights and widths, implicit and explicit padding, channel counts that end
-// in a partial tile, and activations; shapes that do not qualify are not fused; the reference
-// device agrees within float tolerance. Where the processor has no AVX-512 nothing is fused and
-// the comparisons still hold.
+// The fast CPU device's band fusions of a 1x1 CONV_2D with a 3x3 DEPTHWISE_CONV_2D, both ways:
+// - expansion + depthwise (cpu/kernels/expand_depthwise.h): a 1x1 CONV_2D whose output only a
+//   DEPTHWISE_CONV_2D reads runs with it in row bands;
+// - depthwise + projection (cpu/kernels/depthwise_project.h): a float32 DEPTHWISE_CONV_2D whose
+//   output only a 1x1 CONV_2D reads runs with it row by row.
+// Each gives the same bits as the two layers run apart (NNAPI_CPU_BAND_FUSION=0), at 1 and 2
+// threads, on odd heights and widths, both strides, implicit and explicit padding, channel
+// counts that end in a partial tile or use the direct kernel's narrow forms, and activations;
+// shapes that do not qualify are not fused; the reference device agrees within float
+// tolerance. Where the processor has no AVX-512 nothing is fused and the comparisons still hold.
 #include <gtest/gtest.h>
 
 #include <android/NeuralNetworks.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -25,14 +29,83 @@ using nntest::ModelBuilder;
 using nntest::valuesOf;
 
 constexpr int kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+constexpr int32_t kNone = ANEURALNETWORKS_FUSED_NONE, kRelu = ANEURALNETWORKS_FUSED_RELU,
+                  kRelu6 = ANEURALNETWORKS_FUSED_RELU6, kRelu1 = ANEURALNETWORKS_FUSED_RELU1;
+constexpr int32_t kSame = ANEURALNETWORKS_PADDING_SAME, kValid = ANEURALNETWORKS_PADDING_VALID;
 
-std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+std::vector<float> randomFloats(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<float> v(n);
   for (float& x : v) x = dist(rng);
   return v;
 }
+
+// The output size of a 3x3 window.
+uint32_t outSize(uint32_t in, int32_t stride, int32_t implicit, int32_t padA, int32_t padB) {
+  if (implicit == ANEURALNETWORKS_PADDING_SAME) return (in + stride - 1) / stride;
+  if (implicit == ANEURALNETWORKS_PADDING_VALID) return (in - 3) / stride + 1;
+  return (in + padA + padB - 3) / stride + 1;
+}
+
+struct Built {
+  ModelBuilder m;
+  std::vector<std::vector<uint8_t>> inputs;
+  size_t outBytes = 0;
+};
+
+nntest::RunResult run(const Built& b, const char* device, bool fused, const char* threads) {
+  setenv("NNAPI_CPU_THREADS", threads, 1);
+  setenv("NNAPI_CPU_ADAPT_THREADS", "0", 1);  // two threads even on a busy machine
+  if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
+  nntest::RunResult r = nntest::runModel(b.m, b.inputs, {b.outBytes}, device);
+  unsetenv("NNAPI_CPU_BAND_FUSION");
+  unsetenv("NNAPI_CPU_THREADS");
+  unsetenv("NNAPI_CPU_ADAPT_THREADS");
+  return r;
+}
+
+// Fused (where `fuses` and the processor has AVX-512; `runs` counts the fused kernel's runs) or
+// not, the same bits as with the fusion off, and the reference's values within float tolerance.
+void expectSameBits(const Built& b, uint64_t (*runs)(), bool fuses) {
+  const nntest::RunResult ref = run(b, "nnapi-cpu-reference", true, "1");
+  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+  for (const char* threads : {"1", "2"}) {
+    SCOPED_TRACE(std::string("threads ") + threads);
+    const uint64_t before = runs();
+    const nntest::RunResult fused = run(b, "nnapi-cpu", true, threads);
+    const uint64_t ran = runs() - before;
+    const nntest::RunResult plain = run(b, "nnapi-cpu", false, threads);
+    ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+    ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
+    if (!fuses || nn::isaLevel() < nn::IsaLevel::kAvx512) {
+      EXPECT_EQ(ran, 0u) << "fused a pair that does not qualify";
+    } else {
+      EXPECT_GE(ran, 1u) << "the pair was not fused";
+    }
+    EXPECT_EQ(runs() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
+    ASSERT_EQ(fused.outputs.size(), 1u);
+    const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
+    const std::vector<float> p = valuesOf<float>(plain.outputs[0]);
+    const std::vector<float> r = valuesOf<float>(ref.outputs[0]);
+    ASSERT_EQ(a.size(), p.size());
+    ASSERT_EQ(a.size(), r.size());
+    size_t firstDiff = a.size();
+    for (size_t i = 0; i < a.size() && firstDiff == a.size(); ++i)
+      if (std::memcmp(&a[i], &p[i], sizeof(float)) != 0) firstDiff = i;
+    EXPECT_EQ(firstDiff, a.size()) << "fused and unfused differ first at element " << firstDiff
+                                   << ": " << a[firstDiff] << " vs " << p[firstDiff];
+    for (size_t i = 0; i < a.size(); ++i)
+      ASSERT_NEAR(a[i], r[i], 1e-4f * (1.f + std::fabs(r[i]))) << "element " << i;
+  }
+}
+
+}  // namespace
+
+// ---- expansion + depthwise ----------------------------------------------------------------------
+
+namespace {
+namespace expand {
 
 struct Case {
   uint32_t h, w, inC, expC;
@@ -52,18 +125,6 @@ std::string describe(const Case& c) {
          std::to_string(c.pad[3]) + " acts " + std::to_string(c.convAct) + "/" +
          std::to_string(c.dwAct);
 }
-
-uint32_t outSize(uint32_t in, int32_t stride, int32_t implicit, int32_t padA, int32_t padB) {
-  if (implicit == ANEURALNETWORKS_PADDING_SAME) return (in + stride - 1) / stride;
-  if (implicit == ANEURALNETWORKS_PADDING_VALID) return (in - 3) / stride + 1;
-  return (in + padA + padB - 3) / stride + 1;
-}
-
-struct Built {
-  ModelBuilder m;
-  std::vector<std::vector<uint8_t>> inputs;
-  size_t outBytes = 0;
-};
 
 // x -> CONV_2D 1x1 (expC, convAct) -> DEPTHWISE_CONV_2D 3x3 (stride, padding, dwAct) -> y.
 void build(const Case& c, Built* b) {
@@ -100,58 +161,12 @@ void build(const Case& c, Built* b) {
   b->outBytes = static_cast<size_t>(oh) * ow * c.expC * sizeof(float);
 }
 
-nntest::RunResult run(const Built& b, const char* device, bool fused, const char* threads) {
-  setenv("NNAPI_CPU_THREADS", threads, 1);
-  setenv("NNAPI_CPU_ADAPT_THREADS", "0", 1);  // two threads even on a busy machine
-  if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
-  nntest::RunResult r = nntest::runModel(b.m, b.inputs, {b.outBytes}, device);
-  unsetenv("NNAPI_CPU_BAND_FUSION");
-  unsetenv("NNAPI_CPU_THREADS");
-  unsetenv("NNAPI_CPU_ADAPT_THREADS");
-  return r;
-}
-
-// Fused (where `fuses` and the processor has AVX-512) or not, the same bits as with the fusion
-// off, and the reference's values within float tolerance.
 void expectSame(const Case& c, bool fuses = true) {
   SCOPED_TRACE(describe(c));
   Built b;
   build(c, &b);
-  const nntest::RunResult ref = run(b, "nnapi-cpu-reference", true, "1");
-  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
-  for (const char* threads : {"1", "2"}) {
-    SCOPED_TRACE(std::string("threads ") + threads);
-    const uint64_t before = nn::expandDepthwiseRuns();
-    const nntest::RunResult fused = run(b, "nnapi-cpu", true, threads);
-    const uint64_t ran = nn::expandDepthwiseRuns() - before;
-    const nntest::RunResult plain = run(b, "nnapi-cpu", false, threads);
-    ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
-    ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
-    if (!fuses || nn::isaLevel() < nn::IsaLevel::kAvx512) {
-      EXPECT_EQ(ran, 0u) << "fused a pair that does not qualify";
-    } else {
-      EXPECT_GE(ran, 1u) << "the pair was not fused";
-    }
-    EXPECT_EQ(nn::expandDepthwiseRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
-    ASSERT_EQ(fused.outputs.size(), 1u);
-    const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
-    const std::vector<float> p = valuesOf<float>(plain.outputs[0]);
-    const std::vector<float> r = valuesOf<float>(ref.outputs[0]);
-    ASSERT_EQ(a.size(), p.size());
-    ASSERT_EQ(a.size(), r.size());
-    size_t firstDiff = a.size();
-    for (size_t i = 0; i < a.size() && firstDiff == a.size(); ++i)
-      if (memcmp(&a[i], &p[i], sizeof(float)) != 0) firstDiff = i;
-    EXPECT_EQ(firstDiff, a.size()) << "fused and unfused differ first at element " << firstDiff
-                                   << ": " << a[firstDiff] << " vs " << p[firstDiff];
-    for (size_t i = 0; i < a.size(); ++i)
-      ASSERT_NEAR(a[i], r[i], 1e-4f * (1.f + std::fabs(r[i]))) << "element " << i;
-  }
+  expectSameBits(b, &nn::expandDepthwiseRuns, fuses);
 }
-
-constexpr int32_t kNone = ANEURALNETWORKS_FUSED_NONE, kRelu = ANEURALNETWORKS_FUSED_RELU,
-                  kRelu6 = ANEURALNETWORKS_FUSED_RELU6, kRelu1 = ANEURALNETWORKS_FUSED_RELU1;
-constexpr int32_t kSame = ANEURALNETWORKS_PADDING_SAME, kValid = ANEURALNETWORKS_PADDING_VALID;
 
 // hand_landmark's 112x112x16 -> 64, stride 2, SAME (XNNPACK's depthwise when apart).
 TEST(CpuBandFusion, HandLandmarkShape) {
@@ -179,4 +194,97 @@ TEST(CpuBandFusion, NotFusedElsewhere) {
   expectSame({20, 20, 16, 64, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
 }
 
+}  // namespace expand
+}  // namespace
+
+// ---- depthwise + projection ---------------------------------------------------------------------
+
+namespace {
+namespace project {
+
+struct Case {
+  uint32_t batches, h, w, c, outC;
+  int32_t stride;
+  // Implicit padding (1 SAME, 2 VALID) when > 0; else explicit {top, bottom, left, right}.
+  int32_t implicit;
+  int32_t pad[4];
+  int32_t dwAct, convAct;
+};
+
+std::string describe(const Case& c) {
+  return std::to_string(c.batches) + "x" + std::to_string(c.h) + "x" + std::to_string(c.w) +
+         "x" + std::to_string(c.c) + "->" + std::to_string(c.outC) + " stride " +
+         std::to_string(c.stride) + " implicit " + std::to_string(c.implicit) + " pads " +
+         std::to_string(c.pad[0]) + "," + std::to_string(c.pad[1]) + "," +
+         std::to_string(c.pad[2]) + "," + std::to_string(c.pad[3]) + " acts " +
+         std::to_string(c.dwAct) + "/" + std::to_string(c.convAct);
+}
+
+// x -> DEPTHWISE_CONV_2D 3x3 (stride, padding, dwAct) -> CONV_2D 1x1 (outC, convAct) -> y.
+void build(const Case& c, Built* b) {
+  ModelBuilder& m = b->m;
+  const uint32_t x = m.addOperand(kF32, {c.batches, c.h, c.w, c.c});
+  b->inputs.push_back(
+      bytesOf(randomFloats(static_cast<size_t>(c.batches) * c.h * c.w * c.c, 1)));
+  const uint32_t wd = m.addConstant<float>(kF32, {1, 3, 3, c.c},
+                                           randomFloats(static_cast<size_t>(9) * c.c, 4));
+  const uint32_t bd = m.addConstant<float>(kF32, {c.c}, randomFloats(c.c, 5));
+  const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
+  const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
+  const uint32_t t = m.addOperand(kF32, {c.batches, oh, ow, c.c});
+  if (c.implicit > 0) {
+    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {x, wd, bd, m.addInt32(c.implicit), m.addInt32(c.stride), m.addInt32(c.stride),
+                    m.addInt32(1), m.addInt32(c.dwAct)},
+                   {t});
+  } else {
+    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {x, wd, bd, m.addInt32(c.pad[2]), m.addInt32(c.pad[3]), m.addInt32(c.pad[0]),
+                    m.addInt32(c.pad[1]), m.addInt32(c.stride), m.addInt32(c.stride),
+                    m.addInt32(1), m.addInt32(c.dwAct)},
+                   {t});
+  }
+  const uint32_t wc = m.addConstant<float>(kF32, {c.outC, 1, 1, c.c},
+                                           randomFloats(static_cast<size_t>(c.outC) * c.c, 2));
+  const uint32_t bc = m.addConstant<float>(kF32, {c.outC}, randomFloats(c.outC, 3));
+  const uint32_t y = m.addOperand(kF32, {c.batches, oh, ow, c.outC});
+  m.addOperation(ANEURALNETWORKS_CONV_2D,
+                 {t, wc, bc, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(c.convAct)},
+                 {y});
+  ASSERT_EQ(m.finish({x}, {y}), ANEURALNETWORKS_NO_ERROR);
+  b->outBytes = static_cast<size_t>(c.batches) * oh * ow * c.outC * sizeof(float);
+}
+
+void expectSame(const Case& c, bool fuses = true) {
+  SCOPED_TRACE(describe(c));
+  Built b;
+  build(c, &b);
+  expectSameBits(b, &nn::depthwiseProjectRuns, fuses);
+}
+
+// hand_landmark's 112x112x24 -> 16 after the stem (stride 1, SAME).
+TEST(CpuProjectFusion, HandLandmarkShape) {
+  expectSame({1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone});
+}
+
+// Odd sizes, each padding form, the direct kernel's channel forms, two images.
+TEST(CpuProjectFusion, OddSizesPaddingsAndChannels) {
+  expectSame({1, 131, 97, 24, 16, 1, kSame, {0, 0, 0, 0}, kRelu6, kNone});
+  expectSame({1, 190, 185, 8, 8, 1, kValid, {0, 0, 0, 0}, kRelu, kRelu6});
+  expectSame({1, 83, 91, 40, 24, 1, 0, {2, 0, 1, 2}, kRelu1, kRelu});
+  expectSame({1, 241, 221, 24, 20, 2, 0, {1, 1, 1, 1}, kNone, kRelu1});
+  expectSame({2, 96, 90, 24, 32, 1, kSame, {0, 0, 0, 0}, kNone, kNone});
+}
+
+// Not fused, same bits: a small map (the depthwise output stays in L2), a 1x1 layer with
+// 1-2 output channels (the narrow direct kernel, not the panel GEMM), a stride-2 depthwise
+// layer with more than 32 channels (XNNPACK's).
+TEST(CpuProjectFusion, NotFusedElsewhere) {
+  expectSame({1, 181, 171, 40, 20, 2, 0, {1, 1, 1, 1}, kNone, kRelu1}, false);
+  expectSame({1, 56, 56, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+  expectSame({1, 112, 112, 24, 2, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+}
+
+}  // namespace project
 }  // namespace
