@@ -168,8 +168,10 @@ bool panelGemmPreferred(const Geometry& g);
 // XNNPACK; the convolution's init then packs the weights for fastConvFloat, which calls
 // stemGemmFloat. Only where the processor has the kernel.
 bool stemGemmPreferred(const Geometry& g);
+// With `outputHalf` the results go there rounded to float16 instead of to `output`.
 void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
-                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks);
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks,
+                   uint16_t* outputHalf = nullptr);
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool);
 

@@ -34,15 +34,19 @@ bool stemGemmPreferred(const Geometry& g) {
 }
 
 void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeights& w,
-                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks) {
+                   const float* bias, float* output, ThreadPool* pool, KernelScratch& ks,
+                   uint16_t* outputHalf) {
   ConvIm2colFloatArgs a{};
-  setFloatArgs(g, input, nullptr, bias, output, &a.conv);
+  setFloatArgs(g, input, nullptr, bias, outputHalf != nullptr ? nullptr : output, &a.conv);
   a.conv.outC = g.outC;
   a.packed = w.data.data();
+  a.outputHalf = outputHalf;
   ConvIm2colFloatRowsFn* rows = convIsaKernels().im2colFloatRows;
+  // With a float16 output each row's float32 results go through the panel first.
+  const size_t panelFloats =
+      static_cast<size_t>(g.outW) * (w.k + (outputHalf != nullptr ? g.outC : 0));
   runSlotted<float>(directPool(pool, g, g.filterH * g.filterW * g.inC),
-                    ks, static_cast<size_t>(g.batches) * g.outH,
-                    static_cast<size_t>(g.outW) * w.k,
+                    ks, static_cast<size_t>(g.batches) * g.outH, panelFloats,
                     [&](size_t begin, size_t end, float* panel) { rows(a, begin, end, panel); });
 }
 

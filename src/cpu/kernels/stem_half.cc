@@ -33,16 +33,7 @@ bool halfStemPreferred(const OpContext& ctx, const Geometry& g) {
 
 void stemGemmHalfOut(const Geometry& g, const float* input, const PackedFloatWeights& w,
                      const float* bias, Half* output, ThreadPool* pool, KernelScratch& ks) {
-  ConvIm2colFloatArgs a{};
-  setFloatArgs(g, input, nullptr, bias, nullptr, &a.conv);
-  a.conv.outC = g.outC;
-  a.packed = w.data.data();
-  a.outputHalf = reinterpret_cast<uint16_t*>(output);
-  ConvIm2colFloatRowsFn* rows = convIsaKernels().im2colFloatRows;
-  runSlotted<float>(directPool(pool, g, g.filterH * g.filterW * g.inC), ks,
-                    static_cast<size_t>(g.batches) * g.outH,
-                    static_cast<size_t>(g.outW) * (w.k + g.outC),
-                    [&](size_t begin, size_t end, float* panel) { rows(a, begin, end, panel); });
+  stemGemmFloat(g, input, w, bias, nullptr, pool, ks, reinterpret_cast<uint16_t*>(output));
 }
 
 bool halfStemKernelPreferred(const OpContext& ctx, const Geometry& g) {
