@@ -62,6 +62,32 @@ void toHalfPairs(const T* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* ds
   }
 }
 
+// The float16 sums h[r][v] over k steps [k0, k1) of rows [0, MR) of the paired float16 block a
+// (row stride k) times NV 32-column vectors of one packed tile w. With PF, line kk of `pf` is
+// prefetched into L2 at step kk (see block).
+template <int MR, int NV, bool PF>
+inline void sumBlock(const uint32_t* a, uint32_t k, uint32_t k0, uint32_t k1, const _Float16* w,
+                     const char* pf, __m512h (&h)[MR][NV]) {
+#pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) h[r][v] = _mm512_setzero_ph();
+#pragma GCC unroll 2
+  for (uint32_t kk = k0; kk < k1; ++kk) {
+    if (PF) _mm_prefetch(pf + static_cast<size_t>(kk) * 64, _MM_HINT_T1);
+    const _Float16* wk = w + static_cast<size_t>(kk) * kTile;
+    const __m512h w0 = _mm512_loadu_ph(wk);
+    const __m512h w1 = NV == 2 ? _mm512_loadu_ph(wk + 32) : w0;
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const __m512h x = _mm512_castsi512_ph(
+          _mm512_set1_epi32(static_cast<int>(a[static_cast<size_t>(r) * k + kk])));
+      h[r][0] = _mm512_fmadd_ph(x, w0, h[r][0]);
+      if (NV == 2) h[r][NV - 1] = _mm512_fmadd_ph(x, w1, h[r][NV - 1]);
+    }
+  }
+}
+
 // Rows [0, MR) of the paired float16 block a (row stride k) times NV 32-column vectors of one
 // packed tile w; c row r at c + r * ldc, columns masked by m[0..2 * NV). The float32 sums live
 // in c itself between blocks of k (written unclamped, bias first, clamped after the last one):
@@ -80,24 +106,7 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
   for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
     __m512h h[MR][NV];
-#pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r)
-#pragma GCC unroll 2
-      for (int v = 0; v < NV; ++v) h[r][v] = _mm512_setzero_ph();
-#pragma GCC unroll 2
-    for (uint32_t kk = k0; kk < k1; ++kk) {
-      if (PF) _mm_prefetch(pf + static_cast<size_t>(kk) * 64, _MM_HINT_T1);
-      const _Float16* wk = w + static_cast<size_t>(kk) * kTile;
-      const __m512h w0 = _mm512_loadu_ph(wk);
-      const __m512h w1 = NV == 2 ? _mm512_loadu_ph(wk + 32) : w0;
-#pragma GCC unroll 16
-      for (int r = 0; r < MR; ++r) {
-        const __m512h x = _mm512_castsi512_ph(
-            _mm512_set1_epi32(static_cast<int>(a[static_cast<size_t>(r) * k + kk])));
-        h[r][0] = _mm512_fmadd_ph(x, w0, h[r][0]);
-        if (NV == 2) h[r][NV - 1] = _mm512_fmadd_ph(x, w1, h[r][NV - 1]);
-      }
-    }
+    sumBlock<MR, NV, PF>(a, k, k0, k1, w, pf, h);
     const bool first = k0 == 0, last = k1 == k;
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
@@ -153,23 +162,7 @@ inline void blockShortHalf(const uint32_t* a, uint32_t k, const _Float16* w,
   for (uint32_t k0 = 0; k0 < k; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
     __m512h h[MR][NV];
-#pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r)
-#pragma GCC unroll 2
-      for (int v = 0; v < NV; ++v) h[r][v] = _mm512_setzero_ph();
-#pragma GCC unroll 2
-    for (uint32_t kk = k0; kk < k1; ++kk) {
-      const _Float16* wk = w + static_cast<size_t>(kk) * kTile;
-      const __m512h w0 = _mm512_loadu_ph(wk);
-      const __m512h w1 = NV == 2 ? _mm512_loadu_ph(wk + 32) : w0;
-#pragma GCC unroll 16
-      for (int r = 0; r < MR; ++r) {
-        const __m512h x = _mm512_castsi512_ph(
-            _mm512_set1_epi32(static_cast<int>(a[static_cast<size_t>(r) * k + kk])));
-        h[r][0] = _mm512_fmadd_ph(x, w0, h[r][0]);
-        if (NV == 2) h[r][NV - 1] = _mm512_fmadd_ph(x, w1, h[r][NV - 1]);
-      }
-    }
+    sumBlock<MR, NV, false>(a, k, k0, k1, w, nullptr, h);
     const bool first = k0 == 0, last = k1 == k;
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r)
