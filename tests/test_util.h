@@ -5,10 +5,20 @@
 
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace nntest {
+
+// n floats uniform in [lo, hi) from a fixed seed.
+inline std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
 
 template <typename T>
 std::vector<uint8_t> bytesOf(const std::vector<T>& v) {

@@ -26,6 +26,7 @@ namespace {
 
 using nntest::bytesOf;
 using nntest::ModelBuilder;
+using nntest::randomFloats;
 using nntest::valuesOf;
 
 constexpr int kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
@@ -33,19 +34,30 @@ constexpr int32_t kNone = ANEURALNETWORKS_FUSED_NONE, kRelu = ANEURALNETWORKS_FU
                   kRelu6 = ANEURALNETWORKS_FUSED_RELU6, kRelu1 = ANEURALNETWORKS_FUSED_RELU1;
 constexpr int32_t kSame = ANEURALNETWORKS_PADDING_SAME, kValid = ANEURALNETWORKS_PADDING_VALID;
 
-std::vector<float> randomFloats(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng);
-  return v;
-}
-
 // The output size of a 3x3 window.
 uint32_t outSize(uint32_t in, int32_t stride, int32_t implicit, int32_t padA, int32_t padB) {
   if (implicit == ANEURALNETWORKS_PADDING_SAME) return (in + stride - 1) / stride;
   if (implicit == ANEURALNETWORKS_PADDING_VALID) return (in - 3) / stride + 1;
   return (in + padA + padB - 3) / stride + 1;
+}
+
+// in -> DEPTHWISE_CONV_2D 3x3 (weights wd, bias bd; implicit padding when > 0, else explicit
+// {top, bottom, left, right}) -> out.
+void addDepthwise3x3(ModelBuilder* mb, uint32_t in, uint32_t wd, uint32_t bd, int32_t implicit,
+                     const int32_t (&pad)[4], int32_t stride, int32_t act, uint32_t out) {
+  ModelBuilder& m = *mb;
+  if (implicit > 0) {
+    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {in, wd, bd, m.addInt32(implicit), m.addInt32(stride), m.addInt32(stride),
+                    m.addInt32(1), m.addInt32(act)},
+                   {out});
+  } else {
+    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+                   {in, wd, bd, m.addInt32(pad[2]), m.addInt32(pad[3]), m.addInt32(pad[0]),
+                    m.addInt32(pad[1]), m.addInt32(stride), m.addInt32(stride), m.addInt32(1),
+                    m.addInt32(act)},
+                   {out});
+  }
 }
 
 struct Built {
@@ -145,18 +157,7 @@ void build(const Case& c, Built* b) {
   const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
   const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
   const uint32_t y = m.addOperand(kF32, {1, oh, ow, c.expC});
-  if (c.implicit > 0) {
-    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-                   {t, wd, bd, m.addInt32(c.implicit), m.addInt32(c.stride), m.addInt32(c.stride),
-                    m.addInt32(1), m.addInt32(c.dwAct)},
-                   {y});
-  } else {
-    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-                   {t, wd, bd, m.addInt32(c.pad[2]), m.addInt32(c.pad[3]), m.addInt32(c.pad[0]),
-                    m.addInt32(c.pad[1]), m.addInt32(c.stride), m.addInt32(c.stride),
-                    m.addInt32(1), m.addInt32(c.dwAct)},
-                   {y});
-  }
+  addDepthwise3x3(&m, t, wd, bd, c.implicit, c.pad, c.stride, c.dwAct, y);
   ASSERT_EQ(m.finish({x}, {y}), ANEURALNETWORKS_NO_ERROR);
   b->outBytes = static_cast<size_t>(oh) * ow * c.expC * sizeof(float);
 }
@@ -232,18 +233,7 @@ void build(const Case& c, Built* b) {
   const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
   const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
   const uint32_t t = m.addOperand(kF32, {c.batches, oh, ow, c.c});
-  if (c.implicit > 0) {
-    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-                   {x, wd, bd, m.addInt32(c.implicit), m.addInt32(c.stride), m.addInt32(c.stride),
-                    m.addInt32(1), m.addInt32(c.dwAct)},
-                   {t});
-  } else {
-    m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-                   {x, wd, bd, m.addInt32(c.pad[2]), m.addInt32(c.pad[3]), m.addInt32(c.pad[0]),
-                    m.addInt32(c.pad[1]), m.addInt32(c.stride), m.addInt32(c.stride),
-                    m.addInt32(1), m.addInt32(c.dwAct)},
-                   {t});
-  }
+  addDepthwise3x3(&m, x, wd, bd, c.implicit, c.pad, c.stride, c.dwAct, t);
   const uint32_t wc = m.addConstant<float>(kF32, {c.outC, 1, 1, c.c},
                                            randomFloats(static_cast<size_t>(c.outC) * c.c, 2));
   const uint32_t bc = m.addConstant<float>(kF32, {c.outC}, randomFloats(c.outC, 3));

@@ -25,6 +25,7 @@ namespace {
 
 using nntest::bytesOf;
 using nntest::ModelBuilder;
+using nntest::randomFloats;
 using nntest::valuesOf;
 
 constexpr int kF32 = ANEURALNETWORKS_TENSOR_FLOAT32;
@@ -36,14 +37,6 @@ size_t count(const std::vector<uint32_t>& d) {
   size_t n = 1;
   for (uint32_t v : d) n *= v;
   return n;
-}
-
-std::vector<float> randomFloats(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(rng);
-  return v;
 }
 
 // A graph under test: the builder, its inputs and its output byte sizes.

@@ -107,11 +107,7 @@ struct TestModel {
 };
 
 std::vector<float> randomFloats(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-2.f, 2.f);
-  std::vector<float> v(n);
-  for (float& x : v) x = d(rng);
-  return v;
+  return nntest::randomFloats(n, seed, -2.f, 2.f);
 }
 
 uint32_t addF32Const(ModelBuilder& mb, const std::vector<uint32_t>& dims, uint32_t seed) {
