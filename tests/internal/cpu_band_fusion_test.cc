@@ -6,8 +6,9 @@
 // Each gives the same bits as the two layers run apart (NNAPI_CPU_BAND_FUSION=0), at 1 and 2
 // threads, on odd heights and widths, both strides, implicit and explicit padding, channel
 // counts that end in a partial tile or use the direct kernel's narrow forms, and activations;
-// shapes that do not qualify are not fused; the reference device agrees within float
-// tolerance. Where the processor has no AVX-512 nothing is fused and the comparisons still hold.
+// shapes that do not qualify are not fused, nor are shapes known only at execution; the
+// reference device agrees within float tolerance. Where the processor has no AVX-512 nothing
+// is fused and the comparisons still hold.
 #include <gtest/gtest.h>
 
 #include <android/NeuralNetworks.h>
@@ -64,13 +65,57 @@ struct Built {
   ModelBuilder m;
   std::vector<std::vector<uint8_t>> inputs;
   size_t outBytes = 0;
+  // Set when the model leaves the input's height and width unknown (and every later shape):
+  // the full shape given at execution time.
+  std::vector<uint32_t> runInputDims;
 };
+
+// Compiles on `device` and runs once, giving the input's full shape at execution time.
+nntest::RunResult runWithInputShape(const Built& b, const char* device) {
+  nntest::RunResult r;
+  const ANeuralNetworksDevice* dev = nntest::findDevice(device);
+  ANeuralNetworksCompilation* comp = nullptr;
+  ANeuralNetworksExecution* exec = nullptr;
+  auto step = [&r](int status, const char* what) {
+    if (r.status == ANEURALNETWORKS_NO_ERROR && status != ANEURALNETWORKS_NO_ERROR) {
+      r.status = status;
+      r.step = what;
+    }
+    return r.status == ANEURALNETWORKS_NO_ERROR;
+  };
+  const ANeuralNetworksOperandType type{kF32, static_cast<uint32_t>(b.runInputDims.size()),
+                                        b.runInputDims.data(), 0.f, 0};
+  std::vector<uint8_t> out(b.outBytes);
+  uint32_t rank = 0;
+  if (step(dev != nullptr ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA, "findDevice") &&
+      step(ANeuralNetworksCompilation_createForDevices(b.m.get(), &dev, 1, &comp), "compile") &&
+      step(ANeuralNetworksCompilation_finish(comp), "finish") &&
+      step(ANeuralNetworksExecution_create(comp, &exec), "execution") &&
+      step(ANeuralNetworksExecution_setInput(exec, 0, &type, b.inputs[0].data(),
+                                             b.inputs[0].size()),
+           "setInput") &&
+      step(ANeuralNetworksExecution_setOutput(exec, 0, nullptr, out.data(), out.size()),
+           "setOutput") &&
+      step(ANeuralNetworksExecution_compute(exec), "compute") &&
+      step(ANeuralNetworksExecution_getOutputOperandRank(exec, 0, &rank), "rank")) {
+    std::vector<uint32_t> dims(rank);
+    if (step(ANeuralNetworksExecution_getOutputOperandDimensions(exec, 0, dims.data()), "dims")) {
+      r.outputs.push_back(out);
+      r.outputDims.push_back(dims);
+    }
+  }
+  ANeuralNetworksExecution_free(exec);
+  ANeuralNetworksCompilation_free(comp);
+  return r;
+}
 
 nntest::RunResult run(const Built& b, const char* device, bool fused, const char* threads) {
   setenv("NNAPI_CPU_THREADS", threads, 1);
   setenv("NNAPI_CPU_ADAPT_THREADS", "0", 1);  // two threads even on a busy machine
   if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
-  nntest::RunResult r = nntest::runModel(b.m, b.inputs, {b.outBytes}, device);
+  nntest::RunResult r = b.runInputDims.empty()
+                            ? nntest::runModel(b.m, b.inputs, {b.outBytes}, device)
+                            : runWithInputShape(b, device);
   unsetenv("NNAPI_CPU_BAND_FUSION");
   unsetenv("NNAPI_CPU_THREADS");
   unsetenv("NNAPI_CPU_ADAPT_THREADS");
@@ -112,6 +157,28 @@ void expectSameBits(const Built& b, uint64_t (*runs)(), bool fuses) {
   }
 }
 
+
+// The model with the input's height and width unknown until execution (`dynamic`, shapes
+// inferred per run, so nothing is fused) gives the static model's output shape and, within
+// float tolerance, its values (its layers may run on other kernels, which round differently).
+void expectDynamicSame(const Built& st, const Built& dy, uint64_t (*runs)()) {
+  expectSameBits(dy, runs, false);
+  for (const char* threads : {"1", "2"}) {
+    SCOPED_TRACE(std::string("threads ") + threads);
+    const nntest::RunResult a = run(st, "nnapi-cpu", true, threads);
+    const nntest::RunResult d = run(dy, "nnapi-cpu", true, threads);
+    ASSERT_EQ(a.status, ANEURALNETWORKS_NO_ERROR) << a.step;
+    ASSERT_EQ(d.status, ANEURALNETWORKS_NO_ERROR) << d.step;
+    EXPECT_EQ(d.outputDims, a.outputDims);
+    ASSERT_EQ(d.outputs.size(), 1u);
+    const std::vector<float> x = valuesOf<float>(a.outputs[0]);
+    const std::vector<float> y = valuesOf<float>(d.outputs[0]);
+    ASSERT_EQ(x.size(), y.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      ASSERT_NEAR(y[i], x[i], 1e-5f * (1.f + std::fabs(x[i]))) << "element " << i;
+  }
+}
+
 }  // namespace
 
 // ---- expansion + depthwise ----------------------------------------------------------------------
@@ -139,14 +206,18 @@ std::string describe(const Case& c) {
 }
 
 // x -> CONV_2D 1x1 (expC, convAct) -> DEPTHWISE_CONV_2D 3x3 (stride, padding, dwAct) -> y.
-void build(const Case& c, Built* b) {
+// `dynamic`: x's height and width and every later shape unknown until execution.
+void build(const Case& c, Built* b, bool dynamic = false) {
   ModelBuilder& m = b->m;
-  const uint32_t x = m.addOperand(kF32, {1, c.h, c.w, c.inC});
+  const uint32_t x = m.addOperand(kF32, {1, dynamic ? 0 : c.h, dynamic ? 0 : c.w, c.inC});
+  if (dynamic) b->runInputDims = {1, c.h, c.w, c.inC};
   b->inputs.push_back(bytesOf(randomFloats(static_cast<size_t>(c.h) * c.w * c.inC, 1)));
   const uint32_t wc = m.addConstant<float>(kF32, {c.expC, 1, 1, c.inC},
                                            randomFloats(static_cast<size_t>(c.expC) * c.inC, 2));
   const uint32_t bc = m.addConstant<float>(kF32, {c.expC}, randomFloats(c.expC, 3));
-  const uint32_t t = m.addOperand(kF32, {1, c.h, c.w, c.expC});
+  const std::vector<uint32_t> unknown(4, 0);
+  const uint32_t t =
+      m.addOperand(kF32, dynamic ? unknown : std::vector<uint32_t>{1, c.h, c.w, c.expC});
   m.addOperation(ANEURALNETWORKS_CONV_2D,
                  {x, wc, bc, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
                   m.addInt32(1), m.addInt32(1), m.addInt32(c.convAct)},
@@ -156,7 +227,8 @@ void build(const Case& c, Built* b) {
   const uint32_t bd = m.addConstant<float>(kF32, {c.expC}, randomFloats(c.expC, 5));
   const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
   const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
-  const uint32_t y = m.addOperand(kF32, {1, oh, ow, c.expC});
+  const uint32_t y =
+      m.addOperand(kF32, dynamic ? unknown : std::vector<uint32_t>{1, oh, ow, c.expC});
   addDepthwise3x3(&m, t, wd, bd, c.implicit, c.pad, c.stride, c.dwAct, y);
   ASSERT_EQ(m.finish({x}, {y}), ANEURALNETWORKS_NO_ERROR);
   b->outBytes = static_cast<size_t>(oh) * ow * c.expC * sizeof(float);
@@ -187,6 +259,16 @@ TEST(CpuBandFusion, StrideTwoOddSizesAndPaddings) {
 // stride 2; stride 1 with up to 96 channels or on maps 28 and wider), stride 1 on XNNPACK (maps
 // narrower than 28: too narrow for the fused form), a map narrower than 48, or a small
 // expansion.
+// Shapes known only at execution: the pair runs apart, with the same result.
+TEST(CpuBandFusion, DynamicShapesRunApart) {
+  const Case c{112, 112, 16, 64, 2, kSame, {0, 0, 0, 0}, kRelu6, kNone};
+  SCOPED_TRACE(describe(c));
+  Built st, dy;
+  build(c, &st);
+  build(c, &dy, true);
+  expectDynamicSame(st, dy, &nn::expandDepthwiseRuns);
+}
+
 TEST(CpuBandFusion, NotFusedElsewhere) {
   expectSame({121, 77, 8, 32, 2, kSame, {0, 0, 0, 0}, kRelu6, kNone}, false);
   expectSame({57, 61, 16, 96, 1, kSame, {0, 0, 0, 0}, kNone, kRelu6}, false);
@@ -222,9 +304,12 @@ std::string describe(const Case& c) {
 }
 
 // x -> DEPTHWISE_CONV_2D 3x3 (stride, padding, dwAct) -> CONV_2D 1x1 (outC, convAct) -> y.
-void build(const Case& c, Built* b) {
+// `dynamic`: x's height and width and every later shape unknown until execution.
+void build(const Case& c, Built* b, bool dynamic = false) {
   ModelBuilder& m = b->m;
-  const uint32_t x = m.addOperand(kF32, {c.batches, c.h, c.w, c.c});
+  const uint32_t x =
+      m.addOperand(kF32, {c.batches, dynamic ? 0 : c.h, dynamic ? 0 : c.w, c.c});
+  if (dynamic) b->runInputDims = {c.batches, c.h, c.w, c.c};
   b->inputs.push_back(
       bytesOf(randomFloats(static_cast<size_t>(c.batches) * c.h * c.w * c.c, 1)));
   const uint32_t wd = m.addConstant<float>(kF32, {1, 3, 3, c.c},
@@ -232,12 +317,15 @@ void build(const Case& c, Built* b) {
   const uint32_t bd = m.addConstant<float>(kF32, {c.c}, randomFloats(c.c, 5));
   const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
   const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
-  const uint32_t t = m.addOperand(kF32, {c.batches, oh, ow, c.c});
+  const std::vector<uint32_t> unknown(4, 0);
+  const uint32_t t =
+      m.addOperand(kF32, dynamic ? unknown : std::vector<uint32_t>{c.batches, oh, ow, c.c});
   addDepthwise3x3(&m, x, wd, bd, c.implicit, c.pad, c.stride, c.dwAct, t);
   const uint32_t wc = m.addConstant<float>(kF32, {c.outC, 1, 1, c.c},
                                            randomFloats(static_cast<size_t>(c.outC) * c.c, 2));
   const uint32_t bc = m.addConstant<float>(kF32, {c.outC}, randomFloats(c.outC, 3));
-  const uint32_t y = m.addOperand(kF32, {c.batches, oh, ow, c.outC});
+  const uint32_t y =
+      m.addOperand(kF32, dynamic ? unknown : std::vector<uint32_t>{c.batches, oh, ow, c.outC});
   m.addOperation(ANEURALNETWORKS_CONV_2D,
                  {t, wc, bc, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
                   m.addInt32(1), m.addInt32(1), m.addInt32(c.convAct)},
@@ -270,6 +358,16 @@ TEST(CpuProjectFusion, OddSizesPaddingsAndChannels) {
 // Not fused, same bits: a small map (the depthwise output stays in L2), a 1x1 layer with
 // 1-2 output channels (the narrow direct kernel, not the panel GEMM), a stride-2 depthwise
 // layer with more than 32 channels (XNNPACK's).
+// Shapes known only at execution: the pair runs apart, with the same result.
+TEST(CpuProjectFusion, DynamicShapesRunApart) {
+  const Case c{1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kRelu};
+  SCOPED_TRACE(describe(c));
+  Built st, dy;
+  build(c, &st);
+  build(c, &dy, true);
+  expectDynamicSame(st, dy, &nn::depthwiseProjectRuns);
+}
+
 TEST(CpuProjectFusion, NotFusedElsewhere) {
   expectSame({1, 181, 171, 40, 20, 2, 0, {1, 1, 1, 1}, kNone, kRelu1}, false);
   expectSame({1, 56, 56, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
