@@ -76,14 +76,15 @@ bool describe(const OpContext& conv, const OpContext& add, conv::Geometry* g, in
   if (*at < 0) return false;
   if (!floatType(conv.inputType(0)) || !floatType(conv.inputType(1)) ||
       conv.inputType(2) != OperandType::TENSOR_FLOAT32 || !conv::constantInput(conv, 1) ||
-      !conv::constantInput(conv, 2) || !floatType(add.inputType(0)) || !floatType(add.inputType(1)) ||
-      !floatType(add.outputShape(0).type) || !conv::constantInput(add, 2) || !add.hasInputData(2))
+      !conv::constantInput(conv, 2) || !floatType(add.inputType(0)) ||
+      !floatType(add.inputType(1)) || !floatType(add.outputShape(0).type) ||
+      !conv::constantInput(add, 2) || !add.hasInputData(2))
     return false;
   if (conv::resolveGeometry(conv, false, g) != kOk) return false;
   const conv::Params& p = g->p;
   if (p.nchw || g->filterH != 1 || g->filterW != 1 || p.strideW != 1 || p.strideH != 1 ||
-      p.padLeft != 0 || p.padRight != 0 || p.padTop != 0 || p.padBottom != 0 ||
-      g->inC == 0 || g->inC > kConvAddMaxK || g->outC == 0 || g->outC > kConvAddMaxN)
+      p.padLeft != 0 || p.padRight != 0 || p.padTop != 0 || p.padBottom != 0 || g->inC == 0 ||
+      g->inC > kConvAddMaxK || g->outC == 0 || g->outC > kConvAddMaxN)
     return false;
   const Dims& d = add.outputShape(0).dims;
   return d.size() == 4 && add.inputShape(0).dims == d && add.inputShape(1).dims == d &&
@@ -101,7 +102,8 @@ bool convAddFusable(const OpContext& conv, const OpContext& add) {
 Status runConvAdd(OpContext& conv, OpContext& add) {
   conv::Geometry g;
   int at = -1;
-  if (!describe(conv, add, &g, &at)) return add.fail("the 1x1 CONV_2D + ADD pair no longer applies");
+  if (!describe(conv, add, &g, &at))
+    return add.fail("the 1x1 CONV_2D + ADD pair no longer applies");
   const size_t pixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
   if (pixels == 0) return kOk;
   Packed packed;

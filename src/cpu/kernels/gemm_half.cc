@@ -7,6 +7,7 @@
 
 #include "cpu/isa.h"
 #include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/depthwise_half_narrow.h"
 #include "cpu/kernels/depthwise_half_rows.h"
 #include "cpu/kernels/isa/gemm_half_isa.h"
 
@@ -110,7 +111,7 @@ bool halfGemmShapePreferred(uint32_t n, uint32_t k) {
 
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g) {
   return halfGemmAvailable() && ctx.relaxed() && !g.p.nchw && g.p.depthMultiplier == 1 &&
-         g.inC >= kHalfDwMinChannels && g.inC == g.outC &&
+         (g.inC >= kHalfDwMinChannels || halfDepthwiseNarrowPreferred(g)) && g.inC == g.outC &&
          ctx.inputType(0) == OperandType::TENSOR_FLOAT16 &&
          (ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16 ||
           ctx.outputShape(0).type == OperandType::TENSOR_FLOAT32);
@@ -152,6 +153,10 @@ void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise&
   activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
   a.out = reinterpret_cast<uint16_t*>(out);
   a.outF = outF;
+  if (g.inC < kHalfDwMinChannels) {
+    halfDepthwiseNarrow(g, a, pool);
+    return;
+  }
   if (out != nullptr && halfDepthwiseChannelRowsPreferred(g)) {
     halfDepthwiseChannelRows(g, a, pool);
     return;
