@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/kernels/depthwise_half_narrow.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/stem_half.h"
 #include "hal/log.h"
@@ -430,8 +431,19 @@ class SubgraphFusion {
       int32_t multiplier = 0;
       if (operand(filter).type != OperandType::TENSOR_FLOAT32 || !constantOperand(bias) ||
           !constInt32(op.inputs[sig.depthMultiplier], &multiplier) || multiplier != 1 ||
-          f[0] != 1 || f[3] != c || c < conv::kHalfDwMinChannels)
+          f[0] != 1 || f[3] != c)
         return HalfKind::kNone;
+      if (c < conv::kHalfDwMinChannels) {
+        // Fewer channels: only the narrow kernel's shapes (depthwise_half_narrow.h).
+        int32_t strideW = 0, strideH = 0, dilationW = 1, dilationH = 1;
+        if (!constInt32(op.inputs[sig.strideW], &strideW) ||
+            !constInt32(op.inputs[sig.strideH], &strideH) ||
+            (sig.dilationW >= 0 && (!constInt32(op.inputs[sig.dilationW], &dilationW) ||
+                                    !constInt32(op.inputs[sig.dilationH], &dilationH))) ||
+            !conv::halfDepthwiseNarrowShape(c, f[1], f[2], strideH, strideW, dilationH,
+                                            dilationW))
+          return HalfKind::kNone;
+      }
       return HalfKind::kDepthwise;
     }
     const OperandType ft = operand(filter).type;

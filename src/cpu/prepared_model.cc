@@ -8,6 +8,7 @@
 #include <map>
 
 #include "cpu/graph_fusion.h"
+#include "cpu/kernels/conv_add_half.h"
 #include "cpu/kernels/expand_depthwise.h"
 #include "cpu/memory_limits.h"
 #include "cpu/prefaulted_buffer.h"
@@ -384,8 +385,10 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
       const uint32_t c = plan.fusedExpansion[opIndex];
       OpContext convCtx(sg.operations[c], c, slots.data(), env, plan.states[c].get(),
                         &scratch[c]);
-      es = plan.fusedProject[opIndex] ? runDepthwiseProject(convCtx, ctx)
-                                      : runExpandDepthwise(convCtx, ctx);
+      es = plan.fusedProject[opIndex] == SubgraphPlan::kPairConvAdd
+               ? runConvAdd(convCtx, ctx)
+               : plan.fusedProject[opIndex] ? runDepthwiseProject(convCtx, ctx)
+                                            : runExpandDepthwise(convCtx, ctx);
     } else {
       es = plan.execute[opIndex](ctx);
     }
@@ -592,6 +595,38 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     plan->fusedProject[p] = 1;
     plan->runByPartner[d] = 1;
     paired[d] = paired[p] = 1;
+  }
+  // Then each ADD one of whose inputs is a temporary that only it reads, written by a CONV_2D
+  // not paired above (convAddFusable, conv_add_half.h): the ADD's step runs both.
+  for (uint32_t a = 0; a < numOps; ++a) {
+    const Operation& add = sg.operations[a];
+    if (add.type != OperationType::ADD || !plan->opStatic[a] || paired[a] ||
+        add.inputs.size() != 3 || add.outputs.size() != 1)
+      continue;
+    for (uint32_t q = 0; q < 2 && !paired[a]; ++q) {
+      const uint32_t t = add.inputs[q];
+      if (t >= sg.operands.size() || sg.operands[t].lifetime != Lifetime::TEMPORARY_VARIABLE ||
+          readers[t] != 1 || plan->outputPosition[t] >= 0 ||
+          writer[t] == SubgraphPlan::kNoPartner)
+        continue;
+      const uint32_t c = writer[t];
+      const Operation& conv = sg.operations[c];
+      if (conv.type != OperationType::CONV_2D || !plan->opStatic[c] || paired[c] ||
+          conv.outputs.size() != 1 || conv.inputs.empty())
+        continue;
+      OpContext convCtx(conv, c, plan->templateSlots.data(), env_, &plan->states[c]);
+      OpContext addCtx(add, a, plan->templateSlots.data(), env_, &plan->states[a]);
+      if (!convAddFusable(convCtx, addCtx)) continue;
+      if (plan->fusedExpansion.empty()) {
+        plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
+        plan->runByPartner.assign(numOps, 0);
+        plan->fusedProject.assign(numOps, 0);
+      }
+      plan->fusedExpansion[a] = c;
+      plan->fusedProject[a] = SubgraphPlan::kPairConvAdd;
+      plan->runByPartner[c] = 1;
+      paired[c] = paired[a] = 1;
+    }
   }
 }
 

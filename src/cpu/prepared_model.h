@@ -32,7 +32,10 @@ struct SubgraphPlan {
   std::vector<uint8_t> runByPartner;  // per operation: an expansion the depthwise step runs
   // Per operation: 1 for a 1x1 CONV_2D run together with the DEPTHWISE_CONV_2D producing its
   // input (kernels/expand_depthwise.h, runDepthwiseProject), fusedExpansion then naming that
-  // depthwise layer; empty when fusedExpansion is.
+  // depthwise layer; kPairConvAdd for an ADD run together with the 1x1 CONV_2D producing one
+  // of its inputs (kernels/conv_add_half.h), fusedExpansion naming that CONV_2D; empty when
+  // fusedExpansion is.
+  static constexpr uint8_t kPairConvAdd = 2;
   std::vector<uint8_t> fusedProject;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1

@@ -7,8 +7,10 @@
 
 #include "cpu/isa.h"
 #include "cpu/kernels/conv_fast.h"
+#include "cpu/kernels/depthwise_half_narrow.h"
 #include "cpu/kernels/depthwise_half_rows.h"
 #include "cpu/kernels/isa/gemm_half_isa.h"
+#include "cpu/kernels/isa/gemm_half_small_isa.h"
 
 namespace nn {
 namespace conv {
@@ -110,7 +112,7 @@ bool halfGemmShapePreferred(uint32_t n, uint32_t k) {
 
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g) {
   return halfGemmAvailable() && ctx.relaxed() && !g.p.nchw && g.p.depthMultiplier == 1 &&
-         g.inC >= kHalfDwMinChannels && g.inC == g.outC &&
+         (g.inC >= kHalfDwMinChannels || halfDepthwiseNarrowPreferred(g)) && g.inC == g.outC &&
          ctx.inputType(0) == OperandType::TENSOR_FLOAT16 &&
          (ctx.outputShape(0).type == OperandType::TENSOR_FLOAT16 ||
           ctx.outputShape(0).type == OperandType::TENSOR_FLOAT32);
@@ -152,6 +154,10 @@ void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise&
   activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
   a.out = reinterpret_cast<uint16_t*>(out);
   a.outF = outF;
+  if (g.inC < kHalfDwMinChannels) {
+    halfDepthwiseNarrow(g, a, pool);
+    return;
+  }
   if (out != nullptr && halfDepthwiseChannelRowsPreferred(g)) {
     halfDepthwiseChannelRows(g, a, pool);
     return;
@@ -176,6 +182,15 @@ void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* o
 
 namespace {
 
+// The small-n kernel (gemm_half_small_isa.h) on float16 data both sides, at most 16 columns
+// and k a multiple of 4 up to 64: face_detection_full_range's 96x96x32 -> 8 layer 40 -> 28 us
+// on one thread (the narrow kernel's float32 sums and row transposition are not needed there).
+constexpr size_t kSmallNGrain = 256;  // rows per piece of the split over threads
+bool smallNPreferred(const GemmHalfArgs& a) {
+  return a.narrow && a.ah != nullptr && a.ch != nullptr && a.n <= kHalfSmallMaxN && a.k > 0 &&
+         a.k % 4 == 0 && a.k <= kHalfSmallMaxK && a.lda == a.k;
+}
+
 void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int32_t activation,
          ThreadPool* pool, KernelScratch& ks) {
   args.n = w.n;
@@ -184,6 +199,17 @@ void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int3
   args.bias = bias;
   args.narrow = halfGemmNarrow(w.n);
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
+  if (smallNPreferred(args)) {
+    // No scratch: rows read in place (gemm_half_small_isa.h).
+    auto rows = [&](size_t b, size_t e) {
+      isa_avx512fp16::gemmHalfSmallN(args, static_cast<uint32_t>(b), static_cast<uint32_t>(e));
+    };
+    if (pool != nullptr && pool->numThreads() > 1 && args.m >= 2 * kSmallNGrain)
+      pool->parallelFor(args.m, kSmallNGrain, rows);
+    else
+      rows(0, args.m);
+    return;
+  }
   const bool halfOut = args.ch != nullptr;
   const size_t scratchBytes = halfGemmScratchElems(w.k, w.n, halfOut) * sizeof(uint32_t);
   // Each slot converts its rows to float16 in its own scratch region (one per thread).

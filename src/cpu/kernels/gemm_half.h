@@ -40,7 +40,9 @@ constexpr uint32_t kHalfNarrowMinK = 24;
 // kernel; only
 // in relaxed models, whose temporaries between such layers the CPU driver stores in float16,
 // graph_fusion.h). Where halfGemmAvailable(); taken for at least kHalfDwMinChannels channels
-// (with fewer most of each 32-lane vector would be empty: the float32 kernel does as well).
+// (with fewer most of each 32-lane vector would be empty: the float32 kernel does as well),
+// and for fewer at stride 1 by the kernel that puts several pixels in a vector
+// (depthwise_half_narrow.h).
 constexpr uint32_t kHalfDwMinChannels = 16;
 struct PackedHalfDepthwise {
   uint32_t channels = 0, taps = 0;

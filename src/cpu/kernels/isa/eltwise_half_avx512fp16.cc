@@ -73,8 +73,28 @@ void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEn
                               : static_cast<int32_t>(a.filterH);
     const uint16_t* image = a.in + static_cast<size_t>(b) * a.inH * a.inW * C;
     uint16_t* outRow = a.out + static_cast<size_t>(row) * a.outW * C;
+    // 2x2 windows with both rows inside (the residual blocks' stride-2 shortcuts): the taps
+    // unrolled, in the loop's order (the same bits), where the window is inside the row.
+    const bool twoByTwo = a.filterH == 2 && a.filterW == 2 && khBegin == 0 && khEnd == 2;
+    const uint16_t* row0 = image + static_cast<size_t>(ih0 > 0 ? ih0 : 0) * a.inW * C;
     for (uint32_t ow = 0; ow < a.outW; ++ow) {
       const int32_t iw0 = static_cast<int32_t>(ow) * a.strideW - a.padLeft;
+      if (twoByTwo && iw0 >= 0 && iw0 + 2 <= static_cast<int32_t>(a.inW)) {
+        const uint16_t* p0 = row0 + static_cast<size_t>(iw0) * C;
+        const uint16_t* p1 = p0 + static_cast<size_t>(a.inW) * C;
+        uint16_t* out = outRow + static_cast<size_t>(ow) * C;
+        for (uint32_t c = 0; c < C; c += 32) {
+          const __mmask32 m = mask32(C - c);
+          __m512h acc = lowest;
+          acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p0 + c)), acc);
+          acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p0 + C + c)), acc);
+          acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p1 + c)), acc);
+          acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p1 + C + c)), acc);
+          const __m512h r = _mm512_min_ph(hi, _mm512_max_ph(lo, acc));
+          _mm512_mask_storeu_epi16(out + c, m, _mm512_castph_si512(r));
+        }
+        continue;
+      }
       const int32_t kwBegin = iw0 < 0 ? -iw0 : 0;
       const int32_t kwEnd = static_cast<int32_t>(a.inW) - iw0 < static_cast<int32_t>(a.filterW)
                                 ? static_cast<int32_t>(a.inW) - iw0

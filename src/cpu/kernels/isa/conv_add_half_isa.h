@@ -1,0 +1,37 @@
+// A 1x1 CONV_2D with few input channels and the ADD that alone reads its output, in float16
+// arithmetic with AVX512-FP16 (conv_add_half_avx512fp16.cc; driver and rules conv_add_half.h).
+// Same include rules as conv_isa.h: plain declarations and trivial structs only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace nn {
+
+// out[r][c] = clampAdd(res[r][c] + clampConv(bias[c] + sum_j x[r][j] * w[j][c])) for pixels
+// r of [rowBegin, rowEnd): x rounded to float16, the k products summed in one float16
+// accumulator per output starting from the float16 bias (k is at most kConvAddMaxK, so the
+// float16 sum stays within a few float16 ulps of the float32 one), the residual added in
+// float16, the output rounded once from that float16 value (widened exactly for a float32
+// output).
+constexpr uint32_t kConvAddMaxK = 16;
+constexpr uint32_t kConvAddMaxN = 128;
+constexpr uint32_t kConvAddLanes = 32;
+struct ConvAddHalfArgs {
+  uint32_t n, k;             // output and input channels
+  const float* xf;           // [pixels][k] float32, or
+  const uint16_t* xh;        // [pixels][k] float16 bits
+  const uint16_t* w;         // [k][n rounded up to kConvAddLanes], float16 bits, zero past n
+  const uint16_t* bias;      // [n rounded up to kConvAddLanes], float16 bits
+  float convMin, convMax;    // the CONV_2D's fused activation
+  const float* rf;           // residual [pixels][n] float32, or
+  const uint16_t* rh;        // float16 bits
+  float outMin, outMax;      // the ADD's fused activation
+  float* of;                 // output [pixels][n] float32, or
+  uint16_t* oh;              // float16 bits
+};
+namespace isa_avx512fp16 {
+void convAddHalfRows(const ConvAddHalfArgs& a, size_t rowBegin, size_t rowEnd);
+}  // namespace isa_avx512fp16
+
+}  // namespace nn
