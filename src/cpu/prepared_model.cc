@@ -189,6 +189,11 @@ Status planArena(SubgraphPlan* plan) {
         plan->fusedExpansion[plan->order[step]] != SubgraphPlan::kNoPartner)
       last[sg.operations[plan->fusedExpansion[plan->order[step]]].inputs[0]] =
           static_cast<int64_t>(step);
+    // A fused ADD step reads the skipped PAD's input too.
+    if (!plan->residualPad.empty() &&
+        plan->residualPad[plan->order[step]] != SubgraphPlan::kNoPartner)
+      last[sg.operations[plan->residualPad[plan->order[step]]].inputs[0]] =
+          static_cast<int64_t>(step);
   }
   // A float32 ADD / SUB / MUL / DIV without broadcasting one of whose inputs is a temporary read
   // for the last time there writes its output over that input (out[i] depends only on the
@@ -384,8 +389,19 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
       const uint32_t c = plan.fusedExpansion[opIndex];
       OpContext convCtx(sg.operations[c], c, slots.data(), env, plan.states[c].get(),
                         &scratch[c]);
-      es = plan.fusedProject[opIndex] ? runDepthwiseProject(convCtx, ctx)
-                                      : runExpandDepthwise(convCtx, ctx);
+      if (!plan.fusedResidual.empty() && plan.fusedResidual[opIndex]) {
+        const uint32_t p = plan.residualPad[opIndex];
+        if (p != SubgraphPlan::kNoPartner) {
+          OpContext padCtx(sg.operations[p], p, slots.data(), env, plan.states[p].get(),
+                           &scratch[p]);
+          es = runConvResidual(convCtx, ctx, &padCtx);
+        } else {
+          es = runConvResidual(convCtx, ctx, nullptr);
+        }
+      } else {
+        es = plan.fusedProject[opIndex] ? runDepthwiseProject(convCtx, ctx)
+                                        : runExpandDepthwise(convCtx, ctx);
+      }
     } else {
       es = plan.execute[opIndex](ctx);
     }
@@ -592,6 +608,61 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     plan->fusedProject[p] = 1;
     plan->runByPartner[d] = 1;
     paired[d] = paired[p] = 1;
+  }
+  // Then each ADD one of whose inputs is a temporary that only it reads, written by a 1x1
+  // CONV_2D not paired above, where the float16 kernels take them (convResidualFusable): the
+  // ADD's step runs both, and the zero channel PAD writing its other input when only the ADD
+  // reads that (BlazeFace's widening shortcuts).
+  auto fusableTemporary = [&](uint32_t t) {
+    return t < sg.operands.size() && sg.operands[t].lifetime == Lifetime::TEMPORARY_VARIABLE &&
+           readers[t] == 1 && plan->outputPosition[t] < 0 &&
+           writer[t] != SubgraphPlan::kNoPartner;
+  };
+  for (uint32_t a = 0; a < numOps; ++a) {
+    const Operation& add = sg.operations[a];
+    if (add.type != OperationType::ADD || !plan->opStatic[a] || paired[a] ||
+        add.inputs.size() != 3 || add.outputs.size() != 1 || add.inputs[0] == add.inputs[1])
+      continue;
+    for (uint32_t at = 0; at < 2; ++at) {
+      const uint32_t t = add.inputs[at];
+      if (!fusableTemporary(t)) continue;
+      const uint32_t c = writer[t];
+      const Operation& conv = sg.operations[c];
+      if (conv.type != OperationType::CONV_2D || !plan->opStatic[c] || paired[c] ||
+          conv.outputs.size() != 1 || conv.inputs.empty())
+        continue;
+      OpContext convCtx(conv, c, plan->templateSlots.data(), env_, &plan->states[c]);
+      OpContext addCtx(add, a, plan->templateSlots.data(), env_, &plan->states[a]);
+      uint32_t pad = SubgraphPlan::kNoPartner;
+      const uint32_t r = add.inputs[1 - at];
+      if (fusableTemporary(r) && sg.operations[writer[r]].type == OperationType::PAD &&
+          plan->opStatic[writer[r]] && !paired[writer[r]]) {
+        const uint32_t q = writer[r];
+        OpContext padCtx(sg.operations[q], q, plan->templateSlots.data(), env_, &plan->states[q]);
+        if (convResidualFusable(convCtx, addCtx, &padCtx)) pad = q;
+      }
+      if (pad == SubgraphPlan::kNoPartner && !convResidualFusable(convCtx, addCtx, nullptr))
+        continue;
+      if (plan->fusedExpansion.empty()) {
+        plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
+        plan->runByPartner.assign(numOps, 0);
+        plan->fusedProject.assign(numOps, 0);
+      }
+      if (plan->fusedResidual.empty()) {
+        plan->fusedResidual.assign(numOps, 0);
+        plan->residualPad.assign(numOps, SubgraphPlan::kNoPartner);
+      }
+      plan->fusedExpansion[a] = c;
+      plan->fusedResidual[a] = 1;
+      plan->runByPartner[c] = 1;
+      paired[a] = paired[c] = 1;
+      if (pad != SubgraphPlan::kNoPartner) {
+        plan->residualPad[a] = pad;
+        plan->runByPartner[pad] = 1;
+        paired[pad] = 1;
+      }
+      break;
+    }
   }
 }
 

@@ -34,6 +34,12 @@ struct SubgraphPlan {
   // input (kernels/expand_depthwise.h, runDepthwiseProject), fusedExpansion then naming that
   // depthwise layer; empty when fusedExpansion is.
   std::vector<uint8_t> fusedProject;
+  // Per operation: 1 for an ADD run together with the float16 1x1 CONV_2D producing one of its
+  // inputs (kernels/expand_depthwise.h, runConvResidual), fusedExpansion naming that CONV_2D;
+  // residualPad then names the zero channel PAD producing its other input, run by it too, or is
+  // kNoPartner. Both empty when no such ADD is fused.
+  std::vector<uint8_t> fusedResidual;
+  std::vector<uint32_t> residualPad;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;

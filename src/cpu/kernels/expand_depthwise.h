@@ -35,4 +35,12 @@ bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv);
 Status runDepthwiseProject(OpContext& depthwise, OpContext& conv);
 uint64_t depthwiseProjectRuns();
 
+// A relaxed model's 1x1 CONV_2D on the float16 GEMM and the ADD that alone reads its output,
+// optionally with the zero channel PAD of the ADD's other input that only the ADD reads
+// (`pad`, may be null; gemm_half_residual.h): the ADD's step runs all of them (the plan's
+// SubgraphPlan::fusedResidual), the convolution's and the PAD's steps nothing.
+bool convResidualFusable(const OpContext& conv, const OpContext& add, const OpContext* pad);
+Status runConvResidual(OpContext& conv, OpContext& add, const OpContext* pad);
+uint64_t convResidualRuns();
+
 }  // namespace nn
