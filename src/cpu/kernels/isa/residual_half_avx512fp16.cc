@@ -30,32 +30,50 @@ inline void store16(uint16_t* h, float* f, size_t i, __mmask16 m, __m512 s) {
   }
 }
 
+// clamp(s) = min(hi, max(lo, s)); max(lo, s) and min(hi, .) return s where s is NaN (the second
+// operand), as addHalf. With hi = +inf (no activation, RELU) the min returns s whatever s is, so
+// HI false leaves it out (the float32 forms are bound by the conversions and these operations
+// on the two vector ports).
+template <bool HI>
+inline __m512 clampSum(__m512 x, __m512 y, __m512 lo, __m512 hi) {
+  const __m512 s = _mm512_max_ps(lo, _mm512_add_ps(x, y));
+  return HI ? _mm512_min_ps(hi, s) : s;
+}
+
 // Elements [begin, end) of c, res and out at the same index (resC == n: contiguous rows).
-template <bool CH, bool RH, bool OH>
+template <bool CH, bool RH, bool OH, bool HI>
 void flat(const ResidualAddHalfArgs& a, size_t begin, size_t end) {
   const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
   for (size_t i = begin; i < end; i += 16) {
     const __mmask16 m = mask16(end - i);
     const __m512 x = load16<CH>(a.ch, a.cf, i, m);
     const __m512 y = load16<RH>(a.rh, a.rf, i, m);
-    // max(lo, s) and min(hi, .) return s where s is NaN (the second operand), as addHalf.
-    store16<OH>(a.oh, a.of, i, m, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(x, y))));
+    store16<OH>(a.oh, a.of, i, m, clampSum<HI>(x, y, lo, hi));
   }
 }
 
-// Row by row: the residual's lanes past resC load as +0 (masked loads zero them).
-template <bool CH, bool RH, bool OH>
+// Row by row: the residual's lanes past resC load as +0 (masked loads zero them). The masks of
+// a row's 16-lane pieces are the same for every row (computed once for up to kPieces pieces).
+constexpr size_t kPieces = 16;
+template <bool CH, bool RH, bool OH, bool HI>
 void padded(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
-  const size_t n = a.n, rc = a.resC;
+  const size_t n = a.n, rc = a.resC, pieces = (n + 15) / 16;
+  __mmask16 m[kPieces], mr[kPieces];
+  for (size_t p = 0; p < pieces && p < kPieces; ++p) {
+    const size_t j = 16 * p;
+    m[p] = mask16(n - j);
+    mr[p] = j < rc ? static_cast<__mmask16>(mask16(rc - j) & m[p]) : __mmask16(0);
+  }
   for (size_t r = rowBegin; r < rowEnd; ++r) {
     const size_t co = r * n, ro = r * rc;
-    for (size_t j = 0; j < n; j += 16) {
-      const __mmask16 m = mask16(n - j);
-      const __mmask16 mr = j < rc ? mask16(rc - j) & m : __mmask16(0);
-      const __m512 x = load16<CH>(a.ch, a.cf, co + j, m);
-      const __m512 y = load16<RH>(a.rh, a.rf, ro + j, mr);
-      store16<OH>(a.oh, a.of, co + j, m, _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(x, y))));
+    for (size_t p = 0, j = 0; j < n; ++p, j += 16) {
+      const __mmask16 mp = p < kPieces ? m[p] : mask16(n - j);
+      const __mmask16 mrp =
+          p < kPieces ? mr[p] : (j < rc ? static_cast<__mmask16>(mask16(rc - j) & mp) : __mmask16(0));
+      const __m512 x = load16<CH>(a.ch, a.cf, co + j, mp);
+      const __m512 y = load16<RH>(a.rh, a.rf, ro + j, mrp);
+      store16<OH>(a.oh, a.of, co + j, mp, clampSum<HI>(x, y, lo, hi));
     }
   }
 }
@@ -104,6 +122,15 @@ void paddedHalf(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   }
 }
 
+template <bool CH, bool RH, bool OH, bool HI>
+void rowsClamped(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
+  if (a.resC == a.n) {
+    flat<CH, RH, OH, HI>(a, rowBegin * a.n, rowEnd * a.n);
+  } else {
+    padded<CH, RH, OH, HI>(a, rowBegin, rowEnd);
+  }
+}
+
 template <bool CH, bool RH, bool OH>
 void rows(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   if (CH && RH && OH) {
@@ -111,11 +138,8 @@ void rows(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
     else paddedHalf(a, rowBegin, rowEnd);
     return;
   }
-  if (a.resC == a.n) {
-    flat<CH, RH, OH>(a, rowBegin * a.n, rowEnd * a.n);
-  } else {
-    padded<CH, RH, OH>(a, rowBegin, rowEnd);
-  }
+  if (a.outputMax == __builtin_inff()) rowsClamped<CH, RH, OH, false>(a, rowBegin, rowEnd);
+  else rowsClamped<CH, RH, OH, true>(a, rowBegin, rowEnd);
 }
 
 }  // namespace
