@@ -6,7 +6,8 @@
 //   activation, NaN and infinities, channel counts off the 16- and 32-lane vectors, nothing
 //   written past the output;
 // - the driver against the float16 GEMM (halfGemmMixed) and that reference run apart: bit for
-//   bit, one and two threads, row counts off the blocks, narrow and 64-column-tile weights; and
+//   bit, one and two threads, row counts off the blocks, narrow and 64-column-tile weights (the
+//   narrow kernel's epilogue form and the separate pass); and
 //   against a double reference of the unrounded data within float16's tolerance;
 // - a relaxed model (BlazeFace's block: depthwise -> 1x1 -> ADD with the PAD-widened shortcut)
 //   with the fusion and with NNAPI_CPU_BAND_FUSION=0: the same bits, and the fused kernel ran.
@@ -258,6 +259,12 @@ TEST(ResidualHalf, DriverMatchesGemmThenAdd) {
        ANEURALNETWORKS_FUSED_RELU6},
       {3, 24, 130, 100, true, false, true, true, 0, 0},
       {700, 160, 40, 8, false, true, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
+      // The narrow kernel's epilogue (a narrower shortcut, not all float16): the convolution's
+      // float16 rounding before the sum, float32 shortcuts and outputs, k over two blocks.
+      {333, 40, 40, 33, true, true, false, true, ANEURALNETWORKS_FUSED_RELU6,
+       ANEURALNETWORKS_FUSED_RELU},
+      {129, 64, 48, 17, false, false, true, false, 0, ANEURALNETWORKS_FUSED_RELU1},
+      {45, 24, 9, 3, true, false, false, false, ANEURALNETWORKS_FUSED_NONE, 0},
   };
   for (const DriverCase& d : cases) {
     checkDriver(rng, d, nullptr, ks);

@@ -30,6 +30,44 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   base.bias = f.bias;
   base.narrow = halfGemmNarrow(n);
   activationRangeFloat(f.convActivation, &base.outputMin, &base.outputMax);
+  const int threads = pool != nullptr ? pool->numThreads() : 1;
+  const bool parallel =
+      threads > 1 && static_cast<double>(f.m) * n * k >= kMinParallelMacs;
+  const size_t units = (f.m + kHalfRowAlign - 1) / kHalfRowAlign;
+  const size_t slots = parallel ? std::min<size_t>(static_cast<size_t>(threads), units) : 1;
+  const bool allHalf = f.convHalfOut && f.resH != nullptr && f.outH != nullptr;
+  if (base.narrow && f.resC < n && !allHalf) {
+    // The narrow kernel adds the shortcut in its epilogue, on the 4x8 blocks still in registers,
+    // and writes the ADD's output directly: where the separate pass below would take its
+    // slowest form, float32 data row by row for a narrower shortcut (one thread,
+    // face_detection_short_range's 64x64x24->28 1x1 + PAD + ADD 0.83x). Elsewhere the pass is
+    // as fast or faster (all-float16 data: 32-lane float16 adds; the 24->24 layer with its
+    // float32 output 1.06x, the 28->32 float16 one 1.08x in the epilogue).
+    GemmHalfArgs g = base;
+    g.m = f.m;
+    if (f.ah != nullptr) g.ah = reinterpret_cast<const uint16_t*>(f.ah);
+    else g.a = f.a;
+    if (f.outH != nullptr) g.ch = reinterpret_cast<uint16_t*>(f.outH);
+    else g.c = f.out;
+    g.residual = true;
+    g.roundConv = f.convHalfOut;
+    g.resC = f.resC;
+    if (f.resH != nullptr) g.rh = reinterpret_cast<const uint16_t*>(f.resH);
+    else g.rf = f.res;
+    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
+    const size_t bytes = halfGemmScratchElems(k, n, g.ch != nullptr) * sizeof(uint32_t);
+    ks.slots.reserve(slots, bytes);
+    if (slots <= 1) {
+      isa_avx512fp16::gemmHalfPanels(g, 0, f.m, 0, 1, ks.slots.slot<uint32_t>(0));
+      return;
+    }
+    runSlots(pool, units, slots, [&](size_t b, size_t e, size_t s) {
+      isa_avx512fp16::gemmHalfPanels(g, static_cast<uint32_t>(b * kHalfRowAlign),
+                                     static_cast<uint32_t>(std::min<size_t>(f.m, e * kHalfRowAlign)),
+                                     0, 1, ks.slots.slot<uint32_t>(s));
+    });
+    return;
+  }
   ResidualAddHalfArgs add{};
   add.n = n;
   add.resC = f.resC;
@@ -41,11 +79,6 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   const size_t gemmBytesAligned = (gemmBytes + 63) / 64 * 64;
   const size_t slotBytes = gemmBytesAligned + blockRows * n * elemBytes;
   const uint32_t tiles = (n + kHalfTileN - 1) / kHalfTileN;
-  const int threads = pool != nullptr ? pool->numThreads() : 1;
-  const bool parallel =
-      threads > 1 && static_cast<double>(f.m) * n * k >= kMinParallelMacs;
-  const size_t units = (f.m + kHalfRowAlign - 1) / kHalfRowAlign;
-  const size_t slots = parallel ? std::min<size_t>(static_cast<size_t>(threads), units) : 1;
   ks.slots.reserve(slots, slotBytes);
   // Rows [r0, r1) of one thread, block by block: the GEMM writes the block, the ADD reads it.
   auto runRows = [&](size_t r0, size_t r1, size_t slot) {
