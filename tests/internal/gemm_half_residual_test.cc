@@ -69,11 +69,20 @@ std::vector<float> values(std::mt19937& rng, size_t n, bool special = true) {
   std::vector<float> v(n);
   for (float& x : v) {
     switch (special ? pick(rng) : 99) {
-      case 0: x = std::numeric_limits<float>::quiet_NaN(); break;
-      case 1: x = std::numeric_limits<float>::infinity(); break;
-      case 2: x = -std::numeric_limits<float>::infinity(); break;
-      case 3: x = 60000.f; break;
-      default: x = d(rng);
+      case 0:
+        x = std::numeric_limits<float>::quiet_NaN();
+        break;
+      case 1:
+        x = std::numeric_limits<float>::infinity();
+        break;
+      case 2:
+        x = -std::numeric_limits<float>::infinity();
+        break;
+      case 3:
+        x = 60000.f;
+        break;
+      default:
+        x = d(rng);
     }
   }
   return v;
@@ -111,14 +120,20 @@ TEST(ResidualHalf, KernelMatchesScalarAdd) {
         a.n = s.n;
         a.resC = s.resC;
         activationRangeFloat(act, &a.outputMin, &a.outputMax);
-        if (cH) a.ch = ch.data();
-        else a.cf = cf.data();
-        if (rH) a.rh = rh.data();
-        else a.rf = rf.data();
+        if (cH)
+          a.ch = ch.data();
+        else
+          a.cf = cf.data();
+        if (rH)
+          a.rh = rh.data();
+        else
+          a.rf = rf.data();
         std::vector<uint16_t> oh(cn + kGuard, 0x7e00);
         std::vector<float> of(cn + kGuard, -1234.f);
-        if (oH) a.oh = oh.data();
-        else a.of = of.data();
+        if (oH)
+          a.oh = oh.data();
+        else
+          a.of = of.data();
         isa_avx512fp16::addResidualRows(a, 0, s.rows);
         for (uint32_t r = 0; r < s.rows; ++r) {
           for (uint32_t j = 0; j < s.n; ++j) {
@@ -127,7 +142,8 @@ TEST(ResidualHalf, KernelMatchesScalarAdd) {
             const size_t ri = static_cast<size_t>(r) * s.resC + j;
             const float res = j < s.resC ? (rH ? widen(rh[ri]) : rf[ri]) : 0.f;
             const float sum = c + res;
-            const float want = std::isnan(sum) ? sum : std::fmin(a.outputMax, std::fmax(a.outputMin, sum));
+            const float want =
+                std::isnan(sum) ? sum : std::fmin(a.outputMax, std::fmax(a.outputMin, sum));
             if (oH) {
               ASSERT_TRUE(sameHalf(oh[i], narrow(want)))
                   << "row " << r << " col " << j << ": " << widen(oh[i]) << " vs " << want;
@@ -154,7 +170,8 @@ struct DriverCase {
 
 // The fused driver against halfGemmMixed followed by the scalar ADD (same bits), and against a
 // double reference of the unrounded data within float16's tolerance.
-void checkDriver(std::mt19937& rng, const DriverCase& d, ThreadPool* pool, conv::KernelScratch& ks) {
+void checkDriver(std::mt19937& rng, const DriverCase& d, ThreadPool* pool,
+                 conv::KernelScratch& ks) {
   SCOPED_TRACE("m " + std::to_string(d.m) + " k " + std::to_string(d.k) + " n " +
                std::to_string(d.n) + " resC " + std::to_string(d.resC) + " forms " +
                std::to_string(d.halfIn) + std::to_string(d.convHalfOut) +
@@ -187,20 +204,26 @@ void checkDriver(std::mt19937& rng, const DriverCase& d, ThreadPool* pool, conv:
 
   conv::HalfGemmResidual f;
   f.m = d.m;
-  if (d.halfIn) f.ah = ah.data();
-  else f.a = a.data();
+  if (d.halfIn)
+    f.ah = ah.data();
+  else
+    f.a = a.data();
   f.weights = &pw;
   f.bias = bias.data();
   f.convActivation = d.convAct;
   f.convHalfOut = d.convHalfOut;
-  if (d.resHalf) f.resH = resH.data();
-  else f.res = res.data();
+  if (d.resHalf)
+    f.resH = resH.data();
+  else
+    f.res = res.data();
   f.resC = d.resC;
   f.addActivation = d.addAct;
   std::vector<float> outF(mn + kGuard, -1234.f);
   std::vector<Half> outH(mn + kGuard, static_cast<Half>(-1234.f));
-  if (d.outHalf) f.outH = outH.data();
-  else f.out = outF.data();
+  if (d.outHalf)
+    f.outH = outH.data();
+  else
+    f.out = outF.data();
   conv::halfGemmResidual(f, pool, ks);
 
   double sqErr = 0, sqScale = 0;
@@ -217,7 +240,8 @@ void checkDriver(std::mt19937& rng, const DriverCase& d, ThreadPool* pool, conv:
       // Double reference of the unrounded data.
       double dot = bias[j], scale = std::fabs(bias[j]);
       for (uint32_t kk = 0; kk < d.k; ++kk) {
-        dot += static_cast<double>(a[static_cast<size_t>(r) * d.k + kk]) * w[static_cast<size_t>(j) * d.k + kk];
+        dot += static_cast<double>(a[static_cast<size_t>(r) * d.k + kk]) *
+               w[static_cast<size_t>(j) * d.k + kk];
         scale += std::fabs(static_cast<double>(a[static_cast<size_t>(r) * d.k + kk]) *
                            w[static_cast<size_t>(j) * d.k + kk]);
       }
@@ -287,9 +311,9 @@ struct Block {
   bool pad;  // the shortcut widened by a PAD of the channels (else inC == outC)
 };
 
-// x -> 1x1 (inC, RELU) = a (or the stem below); a -> depthwise 3x3 -> 1x1 (outC) = c; y = RELU(c + PAD(a)) ->
-// 1x1 (outC -> 16) -> model output (a float32 output of float16 data; the block's tensors
-// become float16 in a relaxed model).
+// x -> 1x1 (inC, RELU) = a (or the stem below); a -> depthwise 3x3 -> 1x1 (outC) = c; y = RELU(c +
+// PAD(a)) -> 1x1 (outC -> 16) -> model output (a float32 output of float16 data; the block's
+// tensors become float16 in a relaxed model).
 void buildBlock(const Block& b, ModelBuilder* mb, std::vector<std::vector<uint8_t>>* inputs,
                 size_t* outBytes) {
   ModelBuilder& m = *mb;
@@ -304,49 +328,48 @@ void buildBlock(const Block& b, ModelBuilder* mb, std::vector<std::vector<uint8_
   // (a 1x1 layer with k = 24 on float32 data has no float16 kernel, so nothing would be
   // float16 after it).
   const bool stem = b.inC == 24;
-  const uint32_t x = stem ? m.addOperand(kF32, {1, 2 * s, 2 * s, 3})
-                          : m.addOperand(kF32, {1, s, s, b.inC});
-  inputs->push_back(bytesOf(randomFloats(stem ? static_cast<size_t>(4) * s * s * 3
-                                              : static_cast<size_t>(s) * s * b.inC, 1)));
+  const uint32_t x =
+      stem ? m.addOperand(kF32, {1, 2 * s, 2 * s, 3}) : m.addOperand(kF32, {1, s, s, b.inC});
+  inputs->push_back(bytesOf(randomFloats(
+      stem ? static_cast<size_t>(4) * s * s * 3 : static_cast<size_t>(s) * s * b.inC, 1)));
   auto pointwise = [&](uint32_t in, uint32_t inC, uint32_t outC, int32_t act) {
     const uint32_t out = m.addOperand(kF32, {1, s, s, outC});
-    m.addOperation(ANEURALNETWORKS_CONV_2D,
-                   {in, weights({outC, 1, 1, inC}), weights({outC}),
-                    m.addInt32(ANEURALNETWORKS_PADDING_VALID), m.addInt32(1), m.addInt32(1),
-                    m.addInt32(act)},
-                   {out});
+    m.addOperation(
+        ANEURALNETWORKS_CONV_2D,
+        {in, weights({outC, 1, 1, inC}), weights({outC}), m.addInt32(ANEURALNETWORKS_PADDING_VALID),
+         m.addInt32(1), m.addInt32(1), m.addInt32(act)},
+        {out});
     return out;
   };
   uint32_t a = 0;
   if (stem) {
     a = m.addOperand(kF32, {1, s, s, b.inC});
-    m.addOperation(ANEURALNETWORKS_CONV_2D,
-                   {x, weights({b.inC, 5, 5, 3}), weights({b.inC}),
-                    m.addInt32(ANEURALNETWORKS_PADDING_SAME), m.addInt32(2), m.addInt32(2),
-                    m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
-                   {a});
+    m.addOperation(
+        ANEURALNETWORKS_CONV_2D,
+        {x, weights({b.inC, 5, 5, 3}), weights({b.inC}), m.addInt32(ANEURALNETWORKS_PADDING_SAME),
+         m.addInt32(2), m.addInt32(2), m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
+        {a});
   } else {
     a = pointwise(x, b.inC, b.inC, ANEURALNETWORKS_FUSED_RELU);
   }
   const uint32_t dw = m.addOperand(kF32, {1, s, s, b.inC});
-  m.addOperation(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-                 {a, weights({1, 3, 3, b.inC}), weights({b.inC}),
-                  m.addInt32(ANEURALNETWORKS_PADDING_SAME), m.addInt32(1), m.addInt32(1),
-                  m.addInt32(1), m.addInt32(ANEURALNETWORKS_FUSED_NONE)},
-                 {dw});
+  m.addOperation(
+      ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+      {a, weights({1, 3, 3, b.inC}), weights({b.inC}), m.addInt32(ANEURALNETWORKS_PADDING_SAME),
+       m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(ANEURALNETWORKS_FUSED_NONE)},
+      {dw});
   const uint32_t c = pointwise(dw, b.inC, b.outC, ANEURALNETWORKS_FUSED_NONE);
   uint32_t shortcut = a;
   if (b.pad) {
     shortcut = m.addOperand(kF32, {1, s, s, b.outC});
-    m.addOperation(ANEURALNETWORKS_PAD,
-                   {a, m.addConstant<int32_t>(kI32, {4, 2},
-                                              {0, 0, 0, 0, 0, 0, 0,
-                                               static_cast<int32_t>(b.outC - b.inC)})},
-                   {shortcut});
+    m.addOperation(
+        ANEURALNETWORKS_PAD,
+        {a, m.addConstant<int32_t>(kI32, {4, 2},
+                                   {0, 0, 0, 0, 0, 0, 0, static_cast<int32_t>(b.outC - b.inC)})},
+        {shortcut});
   }
   const uint32_t sum = m.addOperand(kF32, {1, s, s, b.outC});
-  m.addOperation(ANEURALNETWORKS_ADD, {c, shortcut, m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
-                 {sum});
+  m.addOperation(ANEURALNETWORKS_ADD, {c, shortcut, m.addInt32(ANEURALNETWORKS_FUSED_RELU)}, {sum});
   const uint32_t y = pointwise(sum, b.outC, 16, ANEURALNETWORKS_FUSED_NONE);
   ASSERT_EQ(m.finish({x}, {y}, /*relaxed=*/true), ANEURALNETWORKS_NO_ERROR);
   *outBytes = static_cast<size_t>(s) * s * 16 * sizeof(float);
@@ -365,12 +388,11 @@ nntest::RunResult runBlock(const ModelBuilder& m, const std::vector<std::vector<
 }
 
 TEST(ResidualHalf, RelaxedBlockSameBitsAsApart) {
-  const Block blocks[] = {{32, 24, 28, true}, {16, 32, 32, false}, {9, 40, 48, true},
-                          {8, 96, 96, false}};
+  const Block blocks[] = {
+      {32, 24, 28, true}, {16, 32, 32, false}, {9, 40, 48, true}, {8, 96, 96, false}};
   for (const Block& b : blocks) {
     SCOPED_TRACE(std::to_string(b.side) + "x" + std::to_string(b.side) + "x" +
-                 std::to_string(b.inC) + "->" + std::to_string(b.outC) +
-                 (b.pad ? " padded" : ""));
+                 std::to_string(b.inC) + "->" + std::to_string(b.outC) + (b.pad ? " padded" : ""));
     ModelBuilder m;
     std::vector<std::vector<uint8_t>> inputs;
     size_t outBytes = 0;

@@ -358,8 +358,10 @@ bool describeConvResidual(const OpContext& conv, const OpContext& add, const OpC
   else f->a = conv.input<float>(0);
   const OpContext& resOwner = pad != nullptr ? *pad : add;
   const uint32_t resIndex = pad != nullptr ? 0 : resAt;
-  if (resOwner.inputType(resIndex) == OperandType::TENSOR_FLOAT16) f->resH = resOwner.input<Half>(resIndex);
-  else f->res = resOwner.input<float>(resIndex);
+  if (resOwner.inputType(resIndex) == OperandType::TENSOR_FLOAT16)
+    f->resH = resOwner.input<Half>(resIndex);
+  else
+    f->res = resOwner.input<float>(resIndex);
   if (add.outputShape(0).type == OperandType::TENSOR_FLOAT16) f->outH = add.output<Half>(0);
   else f->out = add.output<float>(0);
   return true;

@@ -1,3 +1,5 @@
+// The driver of the float16 1x1 layer + residual ADD fusion (gemm_half_residual.h): the split over
+// threads, the row blocks, and which form adds the shortcut.
 #include "cpu/kernels/gemm_half_residual.h"
 
 #include <algorithm>
@@ -31,8 +33,7 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   base.narrow = halfGemmNarrow(n);
   activationRangeFloat(f.convActivation, &base.outputMin, &base.outputMax);
   const int threads = pool != nullptr ? pool->numThreads() : 1;
-  const bool parallel =
-      threads > 1 && static_cast<double>(f.m) * n * k >= kMinParallelMacs;
+  const bool parallel = threads > 1 && static_cast<double>(f.m) * n * k >= kMinParallelMacs;
   const size_t units = (f.m + kHalfRowAlign - 1) / kHalfRowAlign;
   const size_t slots = parallel ? std::min<size_t>(static_cast<size_t>(threads), units) : 1;
   const bool allHalf = f.convHalfOut && f.resH != nullptr && f.outH != nullptr;
@@ -45,15 +46,21 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
     // float32 output 1.06x, the 28->32 float16 one 1.08x in the epilogue).
     GemmHalfArgs g = base;
     g.m = f.m;
-    if (f.ah != nullptr) g.ah = reinterpret_cast<const uint16_t*>(f.ah);
-    else g.a = f.a;
-    if (f.outH != nullptr) g.ch = reinterpret_cast<uint16_t*>(f.outH);
-    else g.c = f.out;
+    if (f.ah != nullptr)
+      g.ah = reinterpret_cast<const uint16_t*>(f.ah);
+    else
+      g.a = f.a;
+    if (f.outH != nullptr)
+      g.ch = reinterpret_cast<uint16_t*>(f.outH);
+    else
+      g.c = f.out;
     g.residual = true;
     g.roundConv = f.convHalfOut;
     g.resC = f.resC;
-    if (f.resH != nullptr) g.rh = reinterpret_cast<const uint16_t*>(f.resH);
-    else g.rf = f.res;
+    if (f.resH != nullptr)
+      g.rh = reinterpret_cast<const uint16_t*>(f.resH);
+    else
+      g.rf = f.res;
     activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
     const size_t bytes = halfGemmScratchElems(k, n, g.ch != nullptr) * sizeof(uint32_t);
     ks.slots.reserve(slots, bytes);
@@ -62,9 +69,10 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
       return;
     }
     runSlots(pool, units, slots, [&](size_t b, size_t e, size_t s) {
-      isa_avx512fp16::gemmHalfPanels(g, static_cast<uint32_t>(b * kHalfRowAlign),
-                                     static_cast<uint32_t>(std::min<size_t>(f.m, e * kHalfRowAlign)),
-                                     0, 1, ks.slots.slot<uint32_t>(s));
+      isa_avx512fp16::gemmHalfPanels(
+          g, static_cast<uint32_t>(b * kHalfRowAlign),
+          static_cast<uint32_t>(std::min<size_t>(f.m, e * kHalfRowAlign)), 0, 1,
+          ks.slots.slot<uint32_t>(s));
     });
     return;
   }
@@ -89,18 +97,28 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
       const size_t len = std::min(blockRows, r1 - b);
       GemmHalfArgs g = base;
       g.m = static_cast<uint32_t>(len);
-      if (f.ah != nullptr) g.ah = reinterpret_cast<const uint16_t*>(f.ah) + b * k;
-      else g.a = f.a + b * k;
-      if (f.convHalfOut) g.ch = static_cast<uint16_t*>(block);
-      else g.c = static_cast<float*>(block);
+      if (f.ah != nullptr)
+        g.ah = reinterpret_cast<const uint16_t*>(f.ah) + b * k;
+      else
+        g.a = f.a + b * k;
+      if (f.convHalfOut)
+        g.ch = static_cast<uint16_t*>(block);
+      else
+        g.c = static_cast<float*>(block);
       isa_avx512fp16::gemmHalfPanels(g, 0, static_cast<uint32_t>(len), 0, tiles, gemmScratch);
       ResidualAddHalfArgs r = add;
-      if (f.convHalfOut) r.ch = static_cast<const uint16_t*>(block);
-      else r.cf = static_cast<const float*>(block);
-      if (f.resH != nullptr) r.rh = reinterpret_cast<const uint16_t*>(f.resH) + b * f.resC;
-      else r.rf = f.res + b * f.resC;
-      if (f.outH != nullptr) r.oh = reinterpret_cast<uint16_t*>(f.outH) + b * n;
-      else r.of = f.out + b * n;
+      if (f.convHalfOut)
+        r.ch = static_cast<const uint16_t*>(block);
+      else
+        r.cf = static_cast<const float*>(block);
+      if (f.resH != nullptr)
+        r.rh = reinterpret_cast<const uint16_t*>(f.resH) + b * f.resC;
+      else
+        r.rf = f.res + b * f.resC;
+      if (f.outH != nullptr)
+        r.oh = reinterpret_cast<uint16_t*>(f.outH) + b * n;
+      else
+        r.of = f.out + b * n;
       isa_avx512fp16::addResidualRows(r, 0, len);
     }
   };

@@ -18,9 +18,9 @@ namespace nn {
 namespace conv {
 
 struct HalfGemmResidual {
-  uint32_t m = 0;              // rows (pixels)
-  const float* a = nullptr;    // the convolution's input [m][k], float32 ...
-  const Half* ah = nullptr;    // ... or float16 (exactly one set)
+  uint32_t m = 0;            // rows (pixels)
+  const float* a = nullptr;  // the convolution's input [m][k], float32 ...
+  const Half* ah = nullptr;  // ... or float16 (exactly one set)
   const PackedHalfWeights* weights = nullptr;
   const float* bias = nullptr;  // [n] or null
   int32_t convActivation = 0;
@@ -29,8 +29,8 @@ struct HalfGemmResidual {
   const Half* resH = nullptr;  // ... or float16 (exactly one set)
   uint32_t resC = 0;           // <= n; channels past it are a zero PAD's
   int32_t addActivation = 0;
-  float* out = nullptr;        // the ADD's output [m][n], float32 ...
-  Half* outH = nullptr;        // ... or float16 (exactly one set)
+  float* out = nullptr;  // the ADD's output [m][n], float32 ...
+  Half* outH = nullptr;  // ... or float16 (exactly one set)
 };
 
 // Only where halfGemmAvailable().

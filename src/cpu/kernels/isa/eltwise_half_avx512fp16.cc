@@ -75,13 +75,15 @@ void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEn
     uint16_t* outRow = a.out + static_cast<size_t>(row) * a.outW * C;
     uint32_t fastBegin = 0, fastEnd = 0;
     // 2x2 windows wholly inside the input (BlazeFace's stride-2 shortcuts): the four taps
-    // without the general loop's per-pixel bounds (one thread, face_detection_short_range: 64x64x28 8.1 -> 5.3 us, 32x32x42 3.4 -> 2.2), the same maxima in
-    // the same order, so the same bits.
+    // without the general loop's per-pixel bounds (one thread, face_detection_short_range:
+    // 64x64x28 8.1 -> 5.3 us, 32x32x42 3.4 -> 2.2), the same maxima in the same order, so the
+    // same bits.
     if (a.filterH == 2 && a.filterW == 2 && khBegin == 0 && khEnd == 2) {
-      fastBegin = a.padLeft > 0 ? static_cast<uint32_t>((a.padLeft + a.strideW - 1) / a.strideW) : 0;
+      fastBegin =
+          a.padLeft > 0 ? static_cast<uint32_t>((a.padLeft + a.strideW - 1) / a.strideW) : 0;
       fastEnd = fastBegin;
-      while (fastEnd < a.outW &&
-             static_cast<int32_t>(fastEnd) * a.strideW - a.padLeft + 2 <= static_cast<int32_t>(a.inW))
+      while (fastEnd < a.outW && static_cast<int32_t>(fastEnd) * a.strideW - a.padLeft + 2 <=
+                                     static_cast<int32_t>(a.inW))
         ++fastEnd;
       const size_t rowWords = static_cast<size_t>(a.inW) * C;
       for (uint32_t ow = fastBegin; ow < fastEnd; ++ow) {
@@ -93,7 +95,8 @@ void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEn
           __m512h acc = lowest;
           acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p + c)), acc);
           acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p + C + c)), acc);
-          acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p + rowWords + c)), acc);
+          acc = _mm512_max_ph(
+              _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p + rowWords + c)), acc);
           acc = _mm512_max_ph(
               _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p + rowWords + C + c)), acc);
           const __m512h r = _mm512_min_ph(hi, _mm512_max_ph(lo, acc));

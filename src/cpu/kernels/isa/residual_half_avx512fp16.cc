@@ -23,8 +23,10 @@ template <bool OH>
 inline void store16(uint16_t* h, float* f, size_t i, __mmask16 m, __m512 s) {
   if (OH) {
     const __m256i v = _mm512_cvtps_ph(s, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    if (m == __mmask16(0xFFFF)) _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + i), v);
-    else _mm256_mask_storeu_epi16(h + i, m, v);
+    if (m == __mmask16(0xFFFF))
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + i), v);
+    else
+      _mm256_mask_storeu_epi16(h + i, m, v);
   } else {
     _mm512_mask_storeu_ps(f + i, m, s);
   }
@@ -70,7 +72,8 @@ void padded(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
     for (size_t p = 0, j = 0; j < n; ++p, j += 16) {
       const __mmask16 mp = p < kPieces ? m[p] : mask16(n - j);
       const __mmask16 mrp =
-          p < kPieces ? mr[p] : (j < rc ? static_cast<__mmask16>(mask16(rc - j) & mp) : __mmask16(0));
+          p < kPieces ? mr[p]
+                      : (j < rc ? static_cast<__mmask16>(mask16(rc - j) & mp) : __mmask16(0));
       const __m512 x = load16<CH>(a.ch, a.cf, co + j, mp);
       const __m512 y = load16<RH>(a.rh, a.rf, ro + j, mrp);
       store16<OH>(a.oh, a.of, co + j, mp, clampSum<HI>(x, y, lo, hi));
@@ -134,27 +137,48 @@ void rowsClamped(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
 template <bool CH, bool RH, bool OH>
 void rows(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   if (CH && RH && OH) {
-    if (a.resC == a.n) flatHalf(a, rowBegin * a.n, rowEnd * a.n);
-    else paddedHalf(a, rowBegin, rowEnd);
+    if (a.resC == a.n)
+      flatHalf(a, rowBegin * a.n, rowEnd * a.n);
+    else
+      paddedHalf(a, rowBegin, rowEnd);
     return;
   }
-  if (a.outputMax == __builtin_inff()) rowsClamped<CH, RH, OH, false>(a, rowBegin, rowEnd);
-  else rowsClamped<CH, RH, OH, true>(a, rowBegin, rowEnd);
+  if (a.outputMax == __builtin_inff())
+    rowsClamped<CH, RH, OH, false>(a, rowBegin, rowEnd);
+  else
+    rowsClamped<CH, RH, OH, true>(a, rowBegin, rowEnd);
 }
 
 }  // namespace
 
 void addResidualRows(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
-  const int form = (a.ch != nullptr ? 4 : 0) | (a.rh != nullptr ? 2 : 0) | (a.oh != nullptr ? 1 : 0);
+  const int form =
+      (a.ch != nullptr ? 4 : 0) | (a.rh != nullptr ? 2 : 0) | (a.oh != nullptr ? 1 : 0);
   switch (form) {
-    case 0: rows<false, false, false>(a, rowBegin, rowEnd); break;
-    case 1: rows<false, false, true>(a, rowBegin, rowEnd); break;
-    case 2: rows<false, true, false>(a, rowBegin, rowEnd); break;
-    case 3: rows<false, true, true>(a, rowBegin, rowEnd); break;
-    case 4: rows<true, false, false>(a, rowBegin, rowEnd); break;
-    case 5: rows<true, false, true>(a, rowBegin, rowEnd); break;
-    case 6: rows<true, true, false>(a, rowBegin, rowEnd); break;
-    default: rows<true, true, true>(a, rowBegin, rowEnd); break;
+    case 0:
+      rows<false, false, false>(a, rowBegin, rowEnd);
+      break;
+    case 1:
+      rows<false, false, true>(a, rowBegin, rowEnd);
+      break;
+    case 2:
+      rows<false, true, false>(a, rowBegin, rowEnd);
+      break;
+    case 3:
+      rows<false, true, true>(a, rowBegin, rowEnd);
+      break;
+    case 4:
+      rows<true, false, false>(a, rowBegin, rowEnd);
+      break;
+    case 5:
+      rows<true, false, true>(a, rowBegin, rowEnd);
+      break;
+    case 6:
+      rows<true, true, false>(a, rowBegin, rowEnd);
+      break;
+    default:
+      rows<true, true, true>(a, rowBegin, rowEnd);
+      break;
   }
 }
 
