@@ -190,6 +190,11 @@ Status planArena(SubgraphPlan* plan) {
         plan->fusedExpansion[plan->order[step]] != SubgraphPlan::kNoPartner)
       last[sg.operations[plan->fusedExpansion[plan->order[step]]].inputs[0]] =
           static_cast<int64_t>(step);
+    // A fused ADD step reads the skipped PAD's input too.
+    if (!plan->residualPad.empty() &&
+        plan->residualPad[plan->order[step]] != SubgraphPlan::kNoPartner)
+      last[sg.operations[plan->residualPad[plan->order[step]]].inputs[0]] =
+          static_cast<int64_t>(step);
   }
   // A float32 ADD / SUB / MUL / DIV without broadcasting one of whose inputs is a temporary read
   // for the last time there writes its output over that input (out[i] depends only on the
@@ -385,10 +390,28 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
       const uint32_t c = plan.fusedExpansion[opIndex];
       OpContext convCtx(sg.operations[c], c, slots.data(), env, plan.states[c].get(),
                         &scratch[c]);
-      es = plan.fusedProject[opIndex] == SubgraphPlan::kPairConvAdd
-               ? runConvAdd(convCtx, ctx)
-               : plan.fusedProject[opIndex] ? runDepthwiseProject(convCtx, ctx)
-                                            : runExpandDepthwise(convCtx, ctx);
+      switch (plan.pairKind[opIndex]) {
+        case SubgraphPlan::kExpandDepthwise:
+          es = runExpandDepthwise(convCtx, ctx);
+          break;
+        case SubgraphPlan::kDepthwiseProject:
+          es = runDepthwiseProject(convCtx, ctx);
+          break;
+        case SubgraphPlan::kConvAdd:
+          es = runConvAdd(convCtx, ctx);
+          break;
+        case SubgraphPlan::kConvResidual: {
+          const uint32_t p = plan.residualPad[opIndex];
+          if (p != SubgraphPlan::kNoPartner) {
+            OpContext padCtx(sg.operations[p], p, slots.data(), env, plan.states[p].get(),
+                             &scratch[p]);
+            es = runConvResidual(convCtx, ctx, &padCtx);
+          } else {
+            es = runConvResidual(convCtx, ctx, nullptr);
+          }
+          break;
+        }
+      }
     } else {
       es = plan.execute[opIndex](ctx);
     }
@@ -539,93 +562,86 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     for (uint32_t in : sg.operations[i].inputs)
       if (in < readers.size()) ++readers[in];
   }
+  // A temporary that one operation writes and only one reads, not a model output.
+  auto fusableTemporary = [&](uint32_t t) {
+    return t < sg.operands.size() && sg.operands[t].lifetime == Lifetime::TEMPORARY_VARIABLE &&
+           readers[t] == 1 && plan->outputPosition[t] < 0 &&
+           writer[t] != SubgraphPlan::kNoPartner;
+  };
+  // Operation `op` of `type`, static, not paired yet, with one output and inputs.
   std::vector<uint8_t> paired(numOps, 0);
-  for (uint32_t d = 0; d < numOps; ++d) {
-    const Operation& dw = sg.operations[d];
-    if (dw.type != OperationType::DEPTHWISE_CONV_2D || !plan->opStatic[d] || dw.inputs.empty() ||
-        dw.outputs.size() != 1)
-      continue;
-    const uint32_t t = dw.inputs[0];
-    if (t >= sg.operands.size() || sg.operands[t].lifetime != Lifetime::TEMPORARY_VARIABLE ||
-        readers[t] != 1 || plan->outputPosition[t] >= 0 || writer[t] == SubgraphPlan::kNoPartner)
-      continue;
-    const uint32_t c = writer[t];
-    const Operation& conv = sg.operations[c];
-    if (conv.type != OperationType::CONV_2D || !plan->opStatic[c] || paired[c] ||
-        conv.outputs.size() != 1 || conv.inputs.empty())
-      continue;
-    OpContext convCtx(conv, c, plan->templateSlots.data(), env_, &plan->states[c]);
-    OpContext dwCtx(dw, d, plan->templateSlots.data(), env_, &plan->states[d]);
-    if (!expandDepthwiseFusable(convCtx, dwCtx)) continue;
+  auto candidate = [&](uint32_t op, OperationType type) {
+    const Operation& o = sg.operations[op];
+    return o.type == type && plan->opStatic[op] && !paired[op] && o.outputs.size() == 1 &&
+           !o.inputs.empty();
+  };
+  auto addPair = [&](uint32_t step, uint32_t partner, SubgraphPlan::PairKind kind) {
     if (plan->fusedExpansion.empty()) {
       plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
       plan->runByPartner.assign(numOps, 0);
-      plan->fusedProject.assign(numOps, 0);
+      plan->pairKind.assign(numOps, SubgraphPlan::kExpandDepthwise);
+      plan->residualPad.assign(numOps, SubgraphPlan::kNoPartner);
     }
-    plan->fusedExpansion[d] = c;
-    plan->runByPartner[c] = 1;
-    paired[c] = paired[d] = 1;
+    plan->fusedExpansion[step] = partner;
+    plan->pairKind[step] = kind;
+    plan->runByPartner[partner] = 1;
+    paired[step] = paired[partner] = 1;
+  };
+  auto context = [&](uint32_t op) {
+    return OpContext(sg.operations[op], op, plan->templateSlots.data(), env_, &plan->states[op]);
+  };
+  for (uint32_t d = 0; d < numOps; ++d) {
+    if (!candidate(d, OperationType::DEPTHWISE_CONV_2D)) continue;
+    const uint32_t t = sg.operations[d].inputs[0];
+    if (!fusableTemporary(t) || !candidate(writer[t], OperationType::CONV_2D)) continue;
+    const uint32_t c = writer[t];
+    OpContext convCtx = context(c), dwCtx = context(d);
+    if (expandDepthwiseFusable(convCtx, dwCtx)) addPair(d, c, SubgraphPlan::kExpandDepthwise);
   }
   // Then each 1x1 CONV_2D whose input is a temporary that only it reads, written by a
   // DEPTHWISE_CONV_2D not paired above (depthwiseProjectFusable): the 1x1 layer's step runs
   // both, the depthwise layer's nothing.
   for (uint32_t p = 0; p < numOps; ++p) {
-    const Operation& conv = sg.operations[p];
-    if (conv.type != OperationType::CONV_2D || !plan->opStatic[p] || paired[p] ||
-        conv.inputs.empty() || conv.outputs.size() != 1)
-      continue;
-    const uint32_t t = conv.inputs[0];
-    if (t >= sg.operands.size() || sg.operands[t].lifetime != Lifetime::TEMPORARY_VARIABLE ||
-        readers[t] != 1 || plan->outputPosition[t] >= 0 || writer[t] == SubgraphPlan::kNoPartner)
-      continue;
+    if (!candidate(p, OperationType::CONV_2D)) continue;
+    const uint32_t t = sg.operations[p].inputs[0];
+    if (!fusableTemporary(t) || !candidate(writer[t], OperationType::DEPTHWISE_CONV_2D)) continue;
     const uint32_t d = writer[t];
-    const Operation& dw = sg.operations[d];
-    if (dw.type != OperationType::DEPTHWISE_CONV_2D || !plan->opStatic[d] || paired[d] ||
-        dw.outputs.size() != 1 || dw.inputs.empty())
-      continue;
-    OpContext dwCtx(dw, d, plan->templateSlots.data(), env_, &plan->states[d]);
-    OpContext convCtx(conv, p, plan->templateSlots.data(), env_, &plan->states[p]);
-    if (!depthwiseProjectFusable(dwCtx, convCtx)) continue;
-    if (plan->fusedExpansion.empty()) {
-      plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
-      plan->runByPartner.assign(numOps, 0);
-      plan->fusedProject.assign(numOps, 0);
-    }
-    plan->fusedExpansion[p] = d;
-    plan->fusedProject[p] = 1;
-    plan->runByPartner[d] = 1;
-    paired[d] = paired[p] = 1;
+    OpContext dwCtx = context(d), convCtx = context(p);
+    if (depthwiseProjectFusable(dwCtx, convCtx)) addPair(p, d, SubgraphPlan::kDepthwiseProject);
   }
-  // Then each ADD one of whose inputs is a temporary that only it reads, written by a CONV_2D
-  // not paired above (convAddFusable, conv_add_half.h): the ADD's step runs both.
+  // Then each ADD one of whose inputs is a temporary that only it reads, written by a 1x1
+  // CONV_2D not paired above: the ADD's step runs both, in float16 — with the small-k kernel
+  // (convAddFusable, conv_add_half.h) or else after the float16 GEMM (convResidualFusable,
+  // gemm_half_residual.h), then also the zero channel PAD writing the ADD's other input when
+  // only the ADD reads that (BlazeFace's widening shortcuts).
   for (uint32_t a = 0; a < numOps; ++a) {
     const Operation& add = sg.operations[a];
-    if (add.type != OperationType::ADD || !plan->opStatic[a] || paired[a] ||
-        add.inputs.size() != 3 || add.outputs.size() != 1)
+    if (!candidate(a, OperationType::ADD) || add.inputs.size() != 3 ||
+        add.inputs[0] == add.inputs[1])
       continue;
-    for (uint32_t q = 0; q < 2 && !paired[a]; ++q) {
-      const uint32_t t = add.inputs[q];
-      if (t >= sg.operands.size() || sg.operands[t].lifetime != Lifetime::TEMPORARY_VARIABLE ||
-          readers[t] != 1 || plan->outputPosition[t] >= 0 ||
-          writer[t] == SubgraphPlan::kNoPartner)
-        continue;
+    for (uint32_t at = 0; at < 2 && !paired[a]; ++at) {
+      const uint32_t t = add.inputs[at];
+      if (!fusableTemporary(t) || !candidate(writer[t], OperationType::CONV_2D)) continue;
       const uint32_t c = writer[t];
-      const Operation& conv = sg.operations[c];
-      if (conv.type != OperationType::CONV_2D || !plan->opStatic[c] || paired[c] ||
-          conv.outputs.size() != 1 || conv.inputs.empty())
+      OpContext convCtx = context(c), addCtx = context(a);
+      if (convAddFusable(convCtx, addCtx)) {
+        addPair(a, c, SubgraphPlan::kConvAdd);
         continue;
-      OpContext convCtx(conv, c, plan->templateSlots.data(), env_, &plan->states[c]);
-      OpContext addCtx(add, a, plan->templateSlots.data(), env_, &plan->states[a]);
-      if (!convAddFusable(convCtx, addCtx)) continue;
-      if (plan->fusedExpansion.empty()) {
-        plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
-        plan->runByPartner.assign(numOps, 0);
-        plan->fusedProject.assign(numOps, 0);
       }
-      plan->fusedExpansion[a] = c;
-      plan->fusedProject[a] = SubgraphPlan::kPairConvAdd;
-      plan->runByPartner[c] = 1;
-      paired[c] = paired[a] = 1;
+      uint32_t pad = SubgraphPlan::kNoPartner;
+      const uint32_t r = add.inputs[1 - at];
+      if (fusableTemporary(r) && candidate(writer[r], OperationType::PAD)) {
+        OpContext padCtx = context(writer[r]);
+        if (convResidualFusable(convCtx, addCtx, &padCtx)) pad = writer[r];
+      }
+      if (pad == SubgraphPlan::kNoPartner && !convResidualFusable(convCtx, addCtx, nullptr))
+        continue;
+      addPair(a, c, SubgraphPlan::kConvResidual);
+      if (pad != SubgraphPlan::kNoPartner) {
+        plan->residualPad[a] = pad;
+        plan->runByPartner[pad] = 1;
+        paired[pad] = 1;
+      }
     }
   }
 }

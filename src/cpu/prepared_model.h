@@ -23,20 +23,26 @@ struct SubgraphPlan {
   std::vector<OperandSlot> templateSlots;   // constants bound, static shapes inferred
   std::vector<uint8_t> opStatic;            // per operation: prepare already done
   std::vector<std::unique_ptr<OpState>> states;  // per operation, built by init, then read-only
-  // Per operation: for a DEPTHWISE_CONV_2D run together with the 1x1 CONV_2D producing its
-  // input (kernels/expand_depthwise.h), that CONV_2D's index, which its own step skips (for a
-  // 1x1 CONV_2D with fusedProject set, the DEPTHWISE_CONV_2D's); kNoPartner elsewhere. Empty
-  // when no pair is fused.
+  // Per operation whose step runs a fused pair (pairKind): the partner operation's index, whose
+  // own step is skipped; kNoPartner elsewhere. Empty when no pair is fused.
   static constexpr uint32_t kNoPartner = UINT32_MAX;
   std::vector<uint32_t> fusedExpansion;
-  std::vector<uint8_t> runByPartner;  // per operation: an expansion the depthwise step runs
-  // Per operation: 1 for a 1x1 CONV_2D run together with the DEPTHWISE_CONV_2D producing its
-  // input (kernels/expand_depthwise.h, runDepthwiseProject), fusedExpansion then naming that
-  // depthwise layer; kPairConvAdd for an ADD run together with the 1x1 CONV_2D producing one
-  // of its inputs (kernels/conv_add_half.h), fusedExpansion naming that CONV_2D; empty when
-  // fusedExpansion is.
-  static constexpr uint8_t kPairConvAdd = 2;
-  std::vector<uint8_t> fusedProject;
+  std::vector<uint8_t> runByPartner;  // per operation: one its partner's step runs
+  // Per operation with fusedExpansion set: which pair its step runs.
+  //   kExpandDepthwise: a DEPTHWISE_CONV_2D and the 1x1 CONV_2D producing its input
+  //     (kernels/expand_depthwise.h, runExpandDepthwise);
+  //   kDepthwiseProject: a 1x1 CONV_2D and the DEPTHWISE_CONV_2D producing its input
+  //     (runDepthwiseProject), fusedExpansion naming that depthwise layer;
+  //   kConvAdd: an ADD and the 1x1 CONV_2D with at most 16 input channels producing one of its
+  //     inputs, in float16 (kernels/conv_add_half.h);
+  //   kConvResidual: an ADD and the 1x1 CONV_2D on the float16 GEMM producing one of its inputs
+  //     (kernels/gemm_half_residual.h), with residualPad's PAD when that is set.
+  // Empty when fusedExpansion is.
+  enum PairKind : uint8_t { kExpandDepthwise, kDepthwiseProject, kConvAdd, kConvResidual };
+  std::vector<uint8_t> pairKind;
+  // Per operation: for a kConvResidual ADD, the zero channel PAD producing its other input that
+  // its step runs too, else kNoPartner. Empty when fusedExpansion is.
+  std::vector<uint32_t> residualPad;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;

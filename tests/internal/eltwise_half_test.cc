@@ -129,7 +129,8 @@ TEST(HalfOps, AddMatchesScalarReferenceBitwise) {
 }
 
 // Random NHWC geometries: windows 1..3 x 1..3 (2x2 in every fourth), strides 1..3, padding
-// (windows reaching into it, and some wholly in it), channel counts off the 32-lane vector, rows split in two pieces.
+// (windows reaching into it, and some wholly in it), channel counts off the 32-lane vector,
+// rows split in two pieces.
 TEST(HalfOps, MaxPoolMatchesScalarReferenceBitwise) {
   if (!half_ops::available()) GTEST_SKIP() << "no AVX512-FP16 (or capped by NNAPI_CPU_ISA)";
   std::mt19937 rng(12);

@@ -19,9 +19,12 @@
 #include "cpu/kernels/conv_reference.h"
 #include "cpu/kernels/expand_depthwise.h"
 #include "cpu/kernels/gemm_half.h"
+#include "cpu/kernels/gemm_half_residual.h"
 #include "cpu/kernels/depthwise_project.h"
+#include "cpu/kernels/eltwise_half.h"
 #include "cpu/kernels/stem_half.h"
 #include "cpu/xnnpack_util.h"
+#include "spec/ops/common.h"
 
 namespace nn {
 namespace {
@@ -281,5 +284,108 @@ Status runDepthwiseProject(OpContext& depthwise, OpContext& conv) {
 }
 
 uint64_t depthwiseProjectRuns() { return gDepthwiseProjectRuns.load(std::memory_order_relaxed); }
+
+// ---- the float16 1x1 layer + residual ADD fusion (gemm_half_residual.h) ------------------
+
+namespace {
+
+std::atomic<uint64_t> gConvResidualRuns{0};
+
+bool halfOrFloat(OperandType t) {
+  return t == OperandType::TENSOR_FLOAT32 || t == OperandType::TENSOR_FLOAT16;
+}
+
+// A PAD of the channel axis only, at its end, with zeros (the float16 storage pass keeps a PAD's
+// type: input and output both float16 or both float32): its input's channel count.
+bool channelTailPad(const OpContext& pad, uint32_t* inC) {
+  if (pad.type() != OperationType::PAD || pad.numInputs() != 2 || pad.numOutputs() != 1 ||
+      !constantInput(pad, 1) || !halfOrFloat(pad.inputType(0)) ||
+      pad.inputType(0) != pad.outputShape(0).type || pad.inputShape(0).dims.size() != 4 ||
+      pad.inputShape(1).dims != Dims{4, 2})
+    return false;
+  const int32_t* p = pad.input<int32_t>(1);
+  for (int i = 0; i < 7; ++i)
+    if (p[i] != 0) return false;
+  const Dims& in = pad.inputShape(0).dims;
+  const Dims& out = pad.outputShape(0).dims;
+  if (p[7] <= 0 || out.size() != 4 || in[0] != out[0] || in[1] != out[1] || in[2] != out[2] ||
+      static_cast<uint64_t>(in[3]) + static_cast<uint64_t>(p[7]) != out[3])
+    return false;
+  *inC = in[3];
+  return true;
+}
+
+// The fusion's description, or false where it does not apply: a relaxed model's 1x1 layer on the
+// float16 GEMM (its packed weights, float32 bias) whose output is input `convAt` of `add`, an ADD
+// the float16 ADD kernel takes (half_ops::addTakes), the other input the shortcut, or the
+// output of `pad` (optional: a zero PAD of the channels' tail that only this ADD reads), whose
+// input then is the shortcut. Data pointers are set when the contexts have data.
+bool describeConvResidual(const OpContext& conv, const OpContext& add, const OpContext* pad,
+                          HalfGemmResidual* f) {
+  if (!conv.relaxed() || conv.numInputs() < 3 || conv.numOutputs() != 1 ||
+      add.type() != OperationType::ADD || add.numInputs() != 3 || add.numOutputs() != 1 ||
+      !constantInput(add, 2) || !half_ops::addTakes(add) ||
+      !halfOrFloat(conv.inputType(0)) || conv.inputType(2) != OperandType::TENSOR_FLOAT32 ||
+      !halfOrFloat(conv.outputShape(0).type))
+    return false;
+  const auto* cs = static_cast<const ConvState*>(conv.state());
+  if (cs == nullptr || !cs->halfWeights || cs->halfStem || cs->useXnnpack) return false;
+  Geometry g;
+  if (resolveGeometry(conv, false, &g) != kOk) return false;
+  if (g.p.nchw || g.filterH != 1 || g.filterW != 1 || g.p.strideH != 1 || g.p.strideW != 1 ||
+      g.p.padTop != 0 || g.p.padLeft != 0 || g.p.padBottom != 0 || g.p.padRight != 0 ||
+      cs->halfWeights->n != g.outC || cs->halfWeights->k != g.inC)
+    return false;
+  const uint32_t convOut = conv.operation().outputs[0];
+  const std::vector<uint32_t>& ins = add.operation().inputs;
+  if ((ins[0] == convOut) == (ins[1] == convOut)) return false;
+  const uint32_t resAt = ins[0] == convOut ? 1 : 0;
+  const int32_t activation = add.scalar<int32_t>(2);
+  if (!isValidFusedActivation(activation) || add.outputShape(0).dims != conv.outputShape(0).dims)
+    return false;
+  uint32_t resC = g.outC;
+  if (pad != nullptr) {
+    if (pad->operation().outputs[0] != ins[resAt] || !channelTailPad(*pad, &resC)) return false;
+  }
+  f->m = g.batches * g.outH * g.outW;
+  f->weights = &*cs->halfWeights;
+  f->convActivation = g.p.activation;
+  f->convHalfOut = conv.outputShape(0).type == OperandType::TENSOR_FLOAT16;
+  f->resC = resC;
+  f->addActivation = activation;
+  f->bias = conv.input<float>(2);
+  if (conv.inputType(0) == OperandType::TENSOR_FLOAT16) f->ah = conv.input<Half>(0);
+  else f->a = conv.input<float>(0);
+  const OpContext& resOwner = pad != nullptr ? *pad : add;
+  const uint32_t resIndex = pad != nullptr ? 0 : resAt;
+  if (resOwner.inputType(resIndex) == OperandType::TENSOR_FLOAT16)
+    f->resH = resOwner.input<Half>(resIndex);
+  else
+    f->res = resOwner.input<float>(resIndex);
+  if (add.outputShape(0).type == OperandType::TENSOR_FLOAT16) f->outH = add.output<Half>(0);
+  else f->out = add.output<float>(0);
+  return true;
+}
+
+}  // namespace
+
+bool convResidualFusable(const OpContext& conv, const OpContext& add, const OpContext* pad) {
+  HalfGemmResidual f;
+  return describeConvResidual(conv, add, pad, &f);
+}
+
+Status runConvResidual(OpContext& conv, OpContext& add, const OpContext* pad) {
+  HalfGemmResidual f;
+  if (!describeConvResidual(conv, add, pad, &f))
+    return add.fail("the float16 1x1 + residual ADD fusion no longer applies");
+  if (add.outputShape(0).count() == 0) return kOk;
+  Conv2dScratch fallback;
+  Conv2dScratch& sc = scratchOr(conv, fallback);
+  halfGemmResidual(f, conv.threadPool(), sc.kernel);
+  gConvResidualRuns.fetch_add(1, std::memory_order_relaxed);
+  return kOk;
+}
+
+uint64_t convResidualRuns() { return gConvResidualRuns.load(std::memory_order_relaxed); }
 
 }  // namespace nn

@@ -30,9 +30,17 @@ uint64_t expandDepthwiseRuns();
 // The same for a DEPTHWISE_CONV_2D and the 1x1 CONV_2D that alone reads its output
 // (depthwise_project.h): float32, constant weights, the depthwise layer on the direct kernel,
 // the 1x1 layer on the panel GEMM, the depthwise output at least 1 MB. The plan pairs them the
-// other way round: the 1x1 layer's step runs both (SubgraphPlan::fusedProject).
+// other way round: the 1x1 layer's step runs both (SubgraphPlan::kDepthwiseProject).
 bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv);
 Status runDepthwiseProject(OpContext& depthwise, OpContext& conv);
 uint64_t depthwiseProjectRuns();
+
+// A relaxed model's 1x1 CONV_2D on the float16 GEMM and the ADD that alone reads its output,
+// optionally with the zero channel PAD of the ADD's other input that only the ADD reads
+// (`pad`, may be null; gemm_half_residual.h): the ADD's step runs all of them (the plan's
+// SubgraphPlan::kConvResidual), the convolution's and the PAD's steps nothing.
+bool convResidualFusable(const OpContext& conv, const OpContext& add, const OpContext* pad);
+Status runConvResidual(OpContext& conv, OpContext& add, const OpContext* pad);
+uint64_t convResidualRuns();
 
 }  // namespace nn

@@ -298,7 +298,44 @@ struct NarrowCtx {
   __m512 lo, hi;
   float* c;                // output row 0 of the block (row stride n), or null
   uint16_t* ch;            // float16 output instead
+  const GemmHalfArgs* g;   // the residual's fields (g->residual)
+  uint32_t row0;           // row of a, c and the residual at the block's row 0
 };
+
+// The residual ADD of a narrow block's 4 rows (gemm_half_isa.h, GemmHalfArgs::residual): q01 /
+// q23 hold rows 0, 1 / 2, 3 of 8 columns from `col` (lanes 8i + j), clamped by the convolution's
+// activation; they come back as the ADD's clamped float32 sums.
+inline void addResidual(const NarrowCtx& x, uint32_t row, uint32_t rows, uint32_t col,
+                        __m512& q01, __m512& q23) {
+  const GemmHalfArgs& g = *x.g;
+  if (g.roundConv) {
+    q01 = _mm512_cvtph_ps(_mm512_cvtps_ph(q01, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    q23 = _mm512_cvtph_ps(_mm512_cvtps_ph(q23, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  const uint32_t rc = g.resC;
+  const uint32_t cols = col >= rc ? 0 : (rc - col < 8 ? rc - col : 8);
+  const __mmask8 m = static_cast<__mmask8>((1u << cols) - 1);
+  __m512 r[2];
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t i0 = row + 2 * h, i1 = i0 + 1;
+    const __mmask8 m0 = i0 < rows ? m : __mmask8(0), m1 = i1 < rows ? m : __mmask8(0);
+    const size_t o0 = static_cast<size_t>(x.row0 + i0) * rc + col;
+    const size_t o1 = static_cast<size_t>(x.row0 + i1) * rc + col;
+    if (g.rh != nullptr) {
+      const __m128i a0 = m0 ? _mm_maskz_loadu_epi16(m0, g.rh + o0) : _mm_setzero_si128();
+      const __m128i a1 = m1 ? _mm_maskz_loadu_epi16(m1, g.rh + o1) : _mm_setzero_si128();
+      r[h] = _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(a0), a1, 1));
+    } else {
+      const __m256 a0 = m0 ? _mm256_maskz_loadu_ps(m0, g.rf + o0) : _mm256_setzero_ps();
+      const __m256 a1 = m1 ? _mm256_maskz_loadu_ps(m1, g.rf + o1) : _mm256_setzero_ps();
+      r[h] = _mm512_insertf32x8(_mm512_castps256_ps512(a0), a1, 1);
+    }
+  }
+  // As the float16 ADD kernel: max(lo, s) and min(hi, .) return s where s is NaN.
+  const __m512 lo = _mm512_set1_ps(g.addMin), hi = _mm512_set1_ps(g.addMax);
+  q01 = _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(q01, r[0])));
+  q23 = _mm512_min_ps(hi, _mm512_max_ps(lo, _mm512_add_ps(q23, r[1])));
+}
 
 // RG row groups (rows [0, rows) of them valid) by NG column groups: all of k, in blocks of
 // kHalfKBlock float16 terms whose sums are added up in float32 in `sums` (bias first), the last
@@ -350,11 +387,12 @@ inline void narrowBlock(const NarrowCtx& x, const uint16_t* a, uint32_t rows, fl
         }
         s0 = _mm512_min_ps(_mm512_max_ps(s0, x.lo), x.hi);
         s1 = _mm512_min_ps(_mm512_max_ps(s1, x.lo), x.hi);
-        const __m512 q01 = _mm512_permutex2var_ps(s0, rows01, s1);
-        const __m512 q23 = _mm512_permutex2var_ps(s0, rows23, s1);
+        __m512 q01 = _mm512_permutex2var_ps(s0, rows01, s1);
+        __m512 q23 = _mm512_permutex2var_ps(s0, rows23, s1);
         const uint32_t col = 8 * v, cols = x.n - col < 8 ? x.n - col : 8;
         const __mmask8 cm = static_cast<__mmask8>((1u << cols) - 1);
         const uint32_t row = 4 * r;
+        if (x.g->residual) addResidual(x, row, rows, col, q01, q23);
         if (ch != nullptr) {
           const __m256i h01 = _mm512_cvtps_ph(q01, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
           const __m256i h23 = _mm512_cvtps_ph(q23, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -401,7 +439,9 @@ void narrowRows(const NarrowCtx& x, uint32_t rows) {
     const uint32_t left = groups - g, blocks = (left + RG - 1) / RG;
     const uint32_t rg = (left + blocks - 1) / blocks;
     const uint32_t row = 4 * g;
-    narrowUpTo<NG, RG>(rg, x, x.a + static_cast<size_t>(row) * x.k, rows - row,
+    NarrowCtx xr = x;
+    xr.row0 = x.row0 + row;
+    narrowUpTo<NG, RG>(rg, xr, x.a + static_cast<size_t>(row) * x.k, rows - row,
                        x.c != nullptr ? x.c + static_cast<size_t>(row) * x.n : nullptr,
                        x.ch != nullptr ? x.ch + static_cast<size_t>(row) * x.n : nullptr);
     g += rg;
@@ -419,6 +459,7 @@ void narrowPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd, uin
       bias[32 * v + l] = g.bias != nullptr && col < n ? g.bias[col] : 0.f;
     }
   NarrowCtx x{};
+  x.g = &g;
   x.k = k;
   x.n = n;
   x.groups = groups;
@@ -440,6 +481,7 @@ void narrowPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd, uin
       toHalfQuads(g.a + r0 * g.lda, g.lda, rows, k, ah);
     x.c = g.ch != nullptr ? nullptr : g.c + static_cast<size_t>(r0) * n;
     x.ch = g.ch != nullptr ? g.ch + static_cast<size_t>(r0) * n : nullptr;
+    x.row0 = r0;
     switch (groups) {
       case 1: narrowRows<1>(x, rows); break;
       case 2: narrowRows<2>(x, rows); break;

@@ -74,6 +74,17 @@ struct GemmHalfArgs {
   uint16_t* ch;             // instead of c: float16 bits [m][n]
   // `packed` in the narrow layout (halfGemmNarrow(n)): one tile, [k][ceil(n / 8)][8][4].
   bool narrow;
+  // Narrow layout only (gemm_half_residual.h): with `residual` the output is a residual ADD's,
+  // out = clamp(addMin, addMax, conv + (column < resC ? res : 0)) summed in float32 as the
+  // float16 ADD kernel does, conv the clamped result above (rounded to float16 first where
+  // `roundConv`: the convolution's own output tensor is float16); res [m][resC] float16 bits
+  // (`rh`) or float32 (`rf`), same rows as a.
+  bool residual;
+  bool roundConv;
+  uint32_t resC;
+  const uint16_t* rh;
+  const float* rf;
+  float addMin, addMax;
 };
 namespace isa_avx512fp16 {
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
