@@ -5,6 +5,7 @@
 
 #include "cpu/kernels/isa/conv_add_half_isa.h"
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/static_flags.h"
 
 namespace nn {
 namespace isa_avx512fp16 {
@@ -111,33 +112,12 @@ void convAddHalfRows(const ConvAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   // Without a fused activation the bounds are -FLT_MAX and FLT_MAX (activationRangeFloat),
   // infinite in float16: the clamp would change nothing.
   const bool convClamp = a.convMin > -3.0e38f || a.convMax < 3.0e38f;
-  const int form = (convClamp ? 4 : 0) | (a.rh != nullptr ? 2 : 0) | (a.oh != nullptr ? 1 : 0);
-  switch (form) {
-    case 0:
-      rows<false, false, false>(a, rowBegin, rowEnd);
-      break;
-    case 1:
-      rows<false, false, true>(a, rowBegin, rowEnd);
-      break;
-    case 2:
-      rows<false, true, false>(a, rowBegin, rowEnd);
-      break;
-    case 3:
-      rows<false, true, true>(a, rowBegin, rowEnd);
-      break;
-    case 4:
-      rows<true, false, false>(a, rowBegin, rowEnd);
-      break;
-    case 5:
-      rows<true, false, true>(a, rowBegin, rowEnd);
-      break;
-    case 6:
-      rows<true, true, false>(a, rowBegin, rowEnd);
-      break;
-    default:
-      rows<true, true, true>(a, rowBegin, rowEnd);
-      break;
-  }
+  withFlags(
+      [&](auto clamp, auto rh, auto oh) {
+        rows<decltype(clamp)::value, decltype(rh)::value, decltype(oh)::value>(a, rowBegin,
+                                                                               rowEnd);
+      },
+      convClamp, a.rh != nullptr, a.oh != nullptr);
 }
 
 }  // namespace isa_avx512fp16

@@ -6,6 +6,7 @@
 #include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/eltwise_half_isa.h"
+#include "cpu/kernels/isa/static_flags.h"
 
 namespace nn {
 namespace isa_avx512fp16 {
@@ -46,17 +47,11 @@ void addLoop(const AddHalfArgs& a, size_t begin, size_t end) {
 }  // namespace
 
 void addHalf(const AddHalfArgs& a, size_t begin, size_t end) {
-  const int form = (a.ah != nullptr ? 4 : 0) | (a.bh != nullptr ? 2 : 0) | (a.oh != nullptr ? 1 : 0);
-  switch (form) {
-    case 0: addLoop<false, false, false>(a, begin, end); break;
-    case 1: addLoop<false, false, true>(a, begin, end); break;
-    case 2: addLoop<false, true, false>(a, begin, end); break;
-    case 3: addLoop<false, true, true>(a, begin, end); break;
-    case 4: addLoop<true, false, false>(a, begin, end); break;
-    case 5: addLoop<true, false, true>(a, begin, end); break;
-    case 6: addLoop<true, true, false>(a, begin, end); break;
-    default: addLoop<true, true, true>(a, begin, end); break;
-  }
+  withFlags(
+      [&](auto ah, auto bh, auto oh) {
+        addLoop<decltype(ah)::value, decltype(bh)::value, decltype(oh)::value>(a, begin, end);
+      },
+      a.ah != nullptr, a.bh != nullptr, a.oh != nullptr);
 }
 
 void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd) {

@@ -6,6 +6,7 @@
 #include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/residual_half_isa.h"
+#include "cpu/kernels/isa/static_flags.h"
 
 namespace nn {
 namespace isa_avx512fp16 {
@@ -152,34 +153,11 @@ void rows(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
 }  // namespace
 
 void addResidualRows(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
-  const int form =
-      (a.ch != nullptr ? 4 : 0) | (a.rh != nullptr ? 2 : 0) | (a.oh != nullptr ? 1 : 0);
-  switch (form) {
-    case 0:
-      rows<false, false, false>(a, rowBegin, rowEnd);
-      break;
-    case 1:
-      rows<false, false, true>(a, rowBegin, rowEnd);
-      break;
-    case 2:
-      rows<false, true, false>(a, rowBegin, rowEnd);
-      break;
-    case 3:
-      rows<false, true, true>(a, rowBegin, rowEnd);
-      break;
-    case 4:
-      rows<true, false, false>(a, rowBegin, rowEnd);
-      break;
-    case 5:
-      rows<true, false, true>(a, rowBegin, rowEnd);
-      break;
-    case 6:
-      rows<true, true, false>(a, rowBegin, rowEnd);
-      break;
-    default:
-      rows<true, true, true>(a, rowBegin, rowEnd);
-      break;
-  }
+  withFlags(
+      [&](auto ch, auto rh, auto oh) {
+        rows<decltype(ch)::value, decltype(rh)::value, decltype(oh)::value>(a, rowBegin, rowEnd);
+      },
+      a.ch != nullptr, a.rh != nullptr, a.oh != nullptr);
 }
 
 }  // namespace isa_avx512fp16
