@@ -25,6 +25,7 @@
 #include "cpu/kernels/conv_add_half.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/thread_pool.h"
+#include "half_bits.h"
 #include "spec/ops/common.h"
 #include "test_util.h"
 
@@ -34,17 +35,8 @@ namespace {
 constexpr size_t kGuard = 48;
 constexpr uint16_t kSentinel = 0x7bcd;  // a finite float16 no result here equals
 
-uint16_t toBits(float f) {
-  const Half h = static_cast<Half>(f);
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-float fromBits(uint16_t b) {
-  Half h;
-  std::memcpy(&h, &b, 2);
-  return static_cast<float>(h);
-}
+using half_bits::narrow;
+using half_bits::widen;
 float clampTo(double v, float lo, float hi) {
   return static_cast<float>(v < lo ? lo : (v > hi ? hi : v));
 }
@@ -68,12 +60,12 @@ void checkKernel(size_t pixels, uint32_t k, uint32_t n, const Form& f, ThreadPoo
   std::vector<uint16_t> xh(pixels * k), resh(pixels * n);
   // The float16 forms hold the rounded values; the reference reads what the kernel reads.
   for (size_t i = 0; i < x.size(); ++i) {
-    xh[i] = toBits(x[i]);
-    if (f.xHalf) x[i] = fromBits(xh[i]);
+    xh[i] = narrow(x[i]);
+    if (f.xHalf) x[i] = widen(xh[i]);
   }
   for (size_t i = 0; i < res.size(); ++i) {
-    resh[i] = toBits(res[i]);
-    if (f.resHalf) res[i] = fromBits(resh[i]);
+    resh[i] = narrow(res[i]);
+    if (f.resHalf) res[i] = widen(resh[i]);
   }
   std::vector<float> outF(pixels * n + kGuard, -77.f);
   std::vector<uint16_t> outH(pixels * n + kGuard, kSentinel);
@@ -100,7 +92,7 @@ void checkKernel(size_t pixels, uint32_t k, uint32_t n, const Form& f, ThreadPoo
       }
       const float conv = clampTo(s, a.convMin, a.convMax);
       const float want = clampTo(static_cast<double>(res[p * n + o]) + conv, a.outMin, a.outMax);
-      const float got = f.outHalf ? fromBits(outH[p * n + o]) : outF[p * n + o];
+      const float got = f.outHalf ? widen(outH[p * n + o]) : outF[p * n + o];
       const double tol = (2.0 * k + 6.0) * u * (mag + std::fabs(res[p * n + o]));
       ASSERT_NEAR(got, want, tol) << "pixel " << p << " channel " << o;
     }

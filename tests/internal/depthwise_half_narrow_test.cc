@@ -17,6 +17,7 @@
 #include "cpu/kernels/depthwise_half_narrow.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/thread_pool.h"
+#include "half_bits.h"
 #include "spec/ops/common.h"
 #include "test_util.h"
 
@@ -26,17 +27,8 @@ namespace {
 constexpr size_t kGuard = 64;
 constexpr uint16_t kSentinel = 0x7bcd;
 
-uint16_t toBits(float f) {
-  const Half h = static_cast<Half>(f);
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-float fromBits(uint16_t b) {
-  Half h;
-  std::memcpy(&h, &b, 2);
-  return static_cast<float>(h);
-}
+using half_bits::narrow;
+using half_bits::widen;
 
 struct Case {
   uint32_t h, w, c, fh, fw;
@@ -58,8 +50,8 @@ void check(const Case& t, ThreadPool* pool, uint32_t seed) {
   std::vector<float> x = nntest::randomFloats(size_t{batches} * t.h * t.w * t.c, seed, -2.f, 2.f);
   std::vector<uint16_t> xh(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
-    xh[i] = toBits(x[i]);
-    x[i] = fromBits(xh[i]);
+    xh[i] = narrow(x[i]);
+    x[i] = widen(xh[i]);
   }
   const uint32_t taps = t.fh * t.fw;
   const std::vector<float> filter = nntest::randomFloats(size_t{taps} * t.c, seed + 1);
@@ -112,7 +104,7 @@ void check(const Case& t, ThreadPool* pool, uint32_t seed) {
             }
           const double want = s < lo ? lo : (s > hi ? hi : s);
           const size_t at = ((size_t{b} * outH + oy) * outW + ox) * t.c + c;
-          const float got = t.floatOut ? outF[at] : fromBits(outH16[at]);
+          const float got = t.floatOut ? outF[at] : widen(outH16[at]);
           ASSERT_NEAR(got, want, (taps + 4.0) * u * mag + 1e-6)
               << "batch " << b << " pixel " << oy << "," << ox << " channel " << c;
         }

@@ -20,6 +20,7 @@
 #include "cpu/kernels/eltwise_half.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/isa/eltwise_half_isa.h"
+#include "half_bits.h"
 #include "spec/ops/common.h"
 
 namespace nn {
@@ -27,18 +28,10 @@ namespace {
 
 constexpr size_t kGuard = 40;
 
-uint16_t bitsOf(Half h) {
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-Half halfOf(uint16_t b) {
-  Half h;
-  std::memcpy(&h, &b, 2);
-  return h;
-}
-float widen(uint16_t b) { return static_cast<float>(halfOf(b)); }
-uint16_t narrow(float f) { return bitsOf(static_cast<Half>(f)); }
+using half_bits::bitsOf;
+using half_bits::halfOf;
+using half_bits::narrow;
+using half_bits::widen;
 uint32_t bitsOfFloat(float f) {
   uint32_t b;
   std::memcpy(&b, &f, 4);

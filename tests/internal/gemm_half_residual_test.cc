@@ -33,6 +33,7 @@
 #include "cpu/kernels/isa/gemm_half_isa.h"
 #include "cpu/kernels/isa/residual_half_isa.h"
 #include "cpu/thread_pool.h"
+#include "half_bits.h"
 #include "spec/ops/common.h"
 #include "test_util.h"
 
@@ -43,18 +44,10 @@ constexpr size_t kGuard = 40;
 constexpr int32_t kActivations[] = {ANEURALNETWORKS_FUSED_NONE, ANEURALNETWORKS_FUSED_RELU,
                                     ANEURALNETWORKS_FUSED_RELU1, ANEURALNETWORKS_FUSED_RELU6};
 
-uint16_t bitsOf(Half h) {
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-Half halfOf(uint16_t b) {
-  Half h;
-  std::memcpy(&h, &b, 2);
-  return h;
-}
-float widen(uint16_t b) { return static_cast<float>(halfOf(b)); }
-uint16_t narrow(float f) { return bitsOf(static_cast<Half>(f)); }
+using half_bits::bitsOf;
+using half_bits::halfOf;
+using half_bits::narrow;
+using half_bits::widen;
 bool isNanHalf(uint16_t b) { return (b & 0x7c00) == 0x7c00 && (b & 0x3ff) != 0; }
 bool sameHalf(uint16_t a, uint16_t b) { return (isNanHalf(a) && isNanHalf(b)) || a == b; }
 bool sameFloat(float a, float b) {

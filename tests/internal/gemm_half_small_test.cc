@@ -16,6 +16,7 @@
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/isa/gemm_half_small_isa.h"
 #include "cpu/thread_pool.h"
+#include "half_bits.h"
 #include "spec/ops/common.h"
 #include "test_util.h"
 
@@ -25,17 +26,8 @@ namespace {
 constexpr size_t kGuard = 40;
 constexpr uint16_t kSentinel = 0x7bcd;
 
-uint16_t toBits(float f) {
-  const Half h = static_cast<Half>(f);
-  uint16_t b;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-float fromBits(uint16_t b) {
-  Half h;
-  std::memcpy(&h, &b, 2);
-  return static_cast<float>(h);
-}
+using half_bits::narrow;
+using half_bits::widen;
 
 void check(uint32_t m, uint32_t n, uint32_t k, int32_t act, ThreadPool* pool, uint32_t seed) {
   SCOPED_TRACE("m " + std::to_string(m) + " n " + std::to_string(n) + " k " + std::to_string(k) +
@@ -44,8 +36,8 @@ void check(uint32_t m, uint32_t n, uint32_t k, int32_t act, ThreadPool* pool, ui
   std::vector<float> a = nntest::randomFloats(size_t{m} * k, seed, -2.f, 2.f);
   std::vector<uint16_t> ah(a.size());
   for (size_t i = 0; i < a.size(); ++i) {
-    ah[i] = toBits(a[i]);
-    a[i] = fromBits(ah[i]);
+    ah[i] = narrow(a[i]);
+    a[i] = widen(ah[i]);
   }
   const std::vector<float> w = nntest::randomFloats(size_t{n} * k, seed + 1);
   const std::vector<float> bias = nntest::randomFloats(n, seed + 2);
@@ -69,7 +61,7 @@ void check(uint32_t m, uint32_t n, uint32_t k, int32_t act, ThreadPool* pool, ui
         mag += std::fabs(t);
       }
       const double want = s < lo ? lo : (s > hi ? hi : s);
-      ASSERT_NEAR(fromBits(out[size_t{r} * n + c]), want, (k + 6.0) * u * mag)
+      ASSERT_NEAR(widen(out[size_t{r} * n + c]), want, (k + 6.0) * u * mag)
           << "row " << r << " column " << c;
     }
   for (size_t i = size_t{m} * n; i < out.size(); ++i)
