@@ -74,6 +74,8 @@ struct GemmHalfArgs {
   uint16_t* ch;             // instead of c: float16 bits [m][n]
   // `packed` in the narrow layout (halfGemmNarrow(n)): one tile, [k][ceil(n / 8)][8][4].
   bool narrow;
+  // The 64-column kernel takes a call's row blocks from the last to the first (gemm_half.cc).
+  bool lastBlockFirst;
 };
 namespace isa_avx512fp16 {
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
