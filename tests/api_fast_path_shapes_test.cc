@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "test_util.h"
@@ -73,6 +74,71 @@ TEST(ApiFastPathShapes, TransposeConvOutputSmallerThanStride) {
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i)
       EXPECT_NEAR(a[i], b[i], 1e-5f * (1.f + std::fabs(b[i]))) << "element " << i;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Float32 MEAN over the height and width of NHWC data takes the fast device's vectorized loop
+// (mean.cc, spatialMean): it must give the reference device's bits (the same sums in the same
+// order). Odd channel counts (vector tails), several batches, both keep_dims, the axes in any
+// order and negative; a mean over other axes (the plain loop) alongside.
+TEST(ApiFastPathShapes, MeanOverHeightWidthSameBitsAsReference) {
+  struct MeanCase {
+    std::vector<uint32_t> input;
+    std::vector<int32_t> axes;
+    int32_t keepDims;
+  };
+  const MeanCase cases[] = {{{1, 7, 7, 1152}, {1, 2}, 0},  {{2, 3, 5, 37}, {2, 1}, 1},
+                            {{1, 1, 1, 17}, {-3, -2}, 0},  {{3, 4, 2, 5}, {1, 2}, 1},
+                            {{1, 6, 6, 300}, {1, 2}, 1},   {{2, 4, 3, 9}, {1}, 0}};
+  int index = 0;
+  for (const MeanCase& c : cases) {
+    const std::vector<uint32_t>& d = c.input;
+    const size_t count = size_t(d[0]) * d[1] * d[2] * d[3];
+    std::vector<float> in = nntest::randomFloats(count, 40 + index++, -3.f, 3.f);
+    std::vector<uint32_t> outDims;
+    for (uint32_t i = 0; i < 4; ++i) {
+      bool reduced = false;
+      for (int32_t a : c.axes) reduced = reduced || (a < 0 ? a + 4 : a) == static_cast<int32_t>(i);
+      if (!reduced) outDims.push_back(d[i]);
+      else if (c.keepDims) outDims.push_back(1);
+    }
+    size_t outCount = 1;
+    for (uint32_t v : outDims) outCount *= v;
+    ModelBuilder mb;
+    const uint32_t input = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, d);
+    const uint32_t axes = mb.addConstant<int32_t>(
+        ANEURALNETWORKS_TENSOR_INT32, {static_cast<uint32_t>(c.axes.size())}, c.axes);
+    const uint32_t out = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, outDims);
+    mb.addOperation(ANEURALNETWORKS_MEAN, {input, axes, mb.addInt32(c.keepDims)}, {out});
+    ASSERT_EQ(mb.finish({input}, {out}), ANEURALNETWORKS_NO_ERROR)
+        << ANNLinux_getLastErrorMessage();
+    std::vector<uint8_t> bytes(count * sizeof(float));
+    std::memcpy(bytes.data(), in.data(), bytes.size());
+    std::vector<std::vector<uint8_t>> results;
+    for (const char* device : {"nnapi-cpu", "nnapi-cpu-reference"}) {
+      const nntest::RunResult r =
+          nntest::runModel(mb, {bytes}, {outCount * sizeof(float)}, device);
+      ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR)
+          << device << ": " << ANNLinux_getLastErrorMessage();
+      results.push_back(r.outputs[0]);
+    }
+    ASSERT_EQ(results[0].size(), outCount * sizeof(float));
+    std::vector<float> fast(outCount), reference(outCount);
+    std::memcpy(fast.data(), results[0].data(), results[0].size());
+    std::memcpy(reference.data(), results[1].data(), results[1].size());
+    for (size_t i = 0; i < outCount; ++i) {
+      ASSERT_EQ(std::memcmp(&fast[i], &reference[i], sizeof(float)), 0)
+          << "case " << index - 1 << " element " << i << ": fast " << fast[i] << " reference "
+          << reference[i];
+    }
+    // Not all zero: the sums were computed.
+    double total = 0;
+    for (float v : fast) total += std::fabs(v);
+    EXPECT_GT(total, 0.0) << "case " << index - 1;
   }
 }
 

@@ -196,6 +196,80 @@ TEST(HalfGemm, ThreadSplits) {
           std::to_string(s[0]) + "x" + std::to_string(s[1]) + "->" + std::to_string(s[2]));
 }
 
+// Row blocks taken last first (lastBlockFirst, set by the driver for expansions with over 1 MB
+// of output) give the same bits as in order, written only within the call's rows: the 64-column
+// and narrow kernels, float32 and float16 data on either side (the short-k float16 carries
+// included), row ranges starting and ending off the block boundaries.
+TEST(HalfGemm, LastBlockFirstSameBits) {
+  if (!halfGemmAvailable()) GTEST_SKIP() << "no AVX512-FP16 (or capped by NNAPI_CPU_ISA)";
+  std::mt19937 rng(23);
+  struct Shape {
+    uint32_t m, k, n, rowBegin, rowEnd;
+    bool halfIn, halfOut;
+  };
+  const Shape shapes[] = {{12544, 16, 64, 0, 12544, false, true},
+                          {7000, 24, 96, 5, 6999, true, true},
+                          {5000, 200, 80, 3, 4997, true, false},
+                          {6000, 16, 24, 1, 5999, false, false},
+                          {4000, 64, 40, 0, 4000, true, true},
+                          {300, 16, 64, 17, 18, false, true}};
+  for (const Shape& s : shapes) {
+    const std::string text = std::to_string(s.m) + "x" + std::to_string(s.k) + "->" +
+                             std::to_string(s.n) + " rows " + std::to_string(s.rowBegin) + ".." +
+                             std::to_string(s.rowEnd) + (s.halfIn ? " f16 in" : "") +
+                             (s.halfOut ? " f16 out" : "");
+    const auto a = randomVector(rng, static_cast<size_t>(s.m) * s.k);
+    std::vector<uint16_t> ah(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      const Half h = static_cast<Half>(a[i]);
+      std::memcpy(&ah[i], &h, sizeof(uint16_t));
+    }
+    const auto filter = randomVector(rng, static_cast<size_t>(s.n) * s.k);
+    const auto bias = randomVector(rng, s.n);
+    PackedHalfWeights w;
+    packHalfWeights(filter.data(), s.n, s.k, &w);
+    const size_t count = static_cast<size_t>(s.m) * s.n;
+    std::vector<uint32_t> scratch(halfGemmScratchElems(s.k, s.n, s.halfOut));
+    GemmHalfArgs args{};
+    args.m = s.m;
+    args.n = s.n;
+    args.k = s.k;
+    args.lda = s.k;
+    args.a = s.halfIn ? nullptr : a.data();
+    args.ah = s.halfIn ? ah.data() : nullptr;
+    args.packed = w.data.data();
+    args.bias = bias.data();
+    args.outputMin = -1.0f;
+    args.outputMax = 1.0f;
+    args.narrow = halfGemmNarrow(s.n);
+    const uint32_t tiles = (s.n + kHalfTileN - 1) / kHalfTileN;
+    // Float32 outputs start as NaN, float16 ones as 0xFFFF (a NaN): untouched past the rows.
+    std::vector<float> c[2];
+    std::vector<uint16_t> ch[2];
+    for (int order = 0; order < 2; ++order) {
+      c[order].assign(count + kGuard, NAN);
+      ch[order].assign(count + kGuard, 0xFFFF);
+      args.c = s.halfOut ? nullptr : c[order].data();
+      args.ch = s.halfOut ? ch[order].data() : nullptr;
+      args.lastBlockFirst = order == 1;
+      isa_avx512fp16::gemmHalfPanels(args, s.rowBegin, s.rowEnd, 0, tiles, scratch.data());
+    }
+    for (size_t i = 0; i < count + kGuard; ++i) {
+      const size_t row = i / s.n;
+      const bool inRange = i < count && row >= s.rowBegin && row < s.rowEnd;
+      if (s.halfOut) {
+        ASSERT_EQ(ch[1][i] == 0xFFFF, !inRange) << text << " element " << i;
+        ASSERT_EQ(ch[0][i], ch[1][i]) << text << " element " << i;
+      } else {
+        ASSERT_EQ(std::isnan(c[1][i]), !inRange) << text << " element " << i;
+        if (inRange) {
+          ASSERT_EQ(c[0][i], c[1][i]) << text << " element " << i;
+        }
+      }
+    }
+  }
+}
+
 // The arithmetic really is float16 (an input 1 + 2^-12 rounds to 1), and the sums of
 // kHalfKBlock terms are added up in float32: 4096 ones sum to 4096 (in float16 alone the
 // running sum would stop at 2048, where 2048 + 1 rounds back to 2048).

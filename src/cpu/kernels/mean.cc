@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/kernels/vectorize.h"
 #include "spec/ops/reduce_util.h"
 
 namespace nn {
@@ -30,7 +31,29 @@ void accumulate(const In* src, Acc* acc, const uint32_t d[4], const size_t os[4]
       }
 }
 
-Status execute(OpContext& ctx) {
+// out[b][e] += in[b][p][e] for pixels p in order: the sums of a spatial mean of NHWC data (the
+// average pool that ends image models).
+void spatialSums(const float* in, float* out, uint32_t batches, size_t pixels, uint32_t c) {
+  for (uint32_t b = 0; b < batches; ++b) {
+    float* o = out + static_cast<size_t>(b) * c;
+    const float* src = in + static_cast<size_t>(b) * pixels * c;
+    for (size_t p = 0; p < pixels; ++p, src += c)
+      for (uint32_t e = 0; e < c; ++e) o[e] += src[e];
+  }
+}
+
+// A float32 mean over H and W of an NHWC tensor on the fast device: the sums compiled for the
+// widest vectors (vectorize.h). hand_landmark_full's 7x7x1152, in one process against the
+// baseline loop: one thread 5.8 -> 3.4 us, two 10.7 -> 7.4 (then on one thread, reading half of
+// its input from the other core's cache: split by channels as the depthwise layer before it
+// was not measurably faster). Same sums in the same order as accumulate().
+void spatialMean(const float* in, float* out, uint32_t batches, size_t pixels, uint32_t c) {
+  vectorize::runVectorized(
+      [&](size_t, size_t) { spatialSums(in, out, batches, pixels, c); }, 0, 1);
+}
+
+// `fast`: the fast device (spatialMean); the reference device keeps the plain loop.
+Status run(OpContext& ctx, bool fast) {
   const Shape& inShape = ctx.inputShape(0);
   const Shape& outShape = ctx.outputShape(0);
   const size_t outCount = static_cast<size_t>(outShape.count());
@@ -57,7 +80,11 @@ Status execute(OpContext& ctx) {
     case OperandType::TENSOR_FLOAT32: {
       float* out = ctx.output<float>(0);
       std::fill(out, out + outCount, 0.f);
-      if (!empty) accumulate(ctx.input<float>(0), out, d, os);
+      const bool spatialNhwc = rank == 4 && !reduced[0] && reduced[1] && reduced[2] && !reduced[3];
+      if (!empty && spatialNhwc && fast)
+        spatialMean(ctx.input<float>(0), out, d[0], static_cast<size_t>(d[1]) * d[2], d[3]);
+      else if (!empty)
+        accumulate(ctx.input<float>(0), out, d, os);
       if (reducedCount > 0)
         for (size_t i = 0; i < outCount; ++i) out[i] = out[i] / static_cast<float>(reducedCount);
       return kOk;
@@ -99,8 +126,11 @@ Status execute(OpContext& ctx) {
   }
 }
 
+Status execute(OpContext& ctx) { return run(ctx, true); }
+Status executeReference(OpContext& ctx) { return run(ctx, false); }
+
 }  // namespace
 
-NN_DEFINE_CPU_KERNEL(MEAN, execute);
+NN_DEFINE_CPU_KERNEL_FULL(MEAN, execute, executeReference, nullptr, nullptr);
 
 }  // namespace nn

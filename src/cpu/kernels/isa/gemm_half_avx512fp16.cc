@@ -472,7 +472,13 @@ void narrowPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd, uin
   const size_t blockRows = halfGemmBlockRows(k, n, g.ch != nullptr);
   uint16_t* ah = reinterpret_cast<uint16_t*>(scratch);
   x.a = ah;
-  for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
+  // With lastBlockFirst the row blocks run from the last to the first (as in the float32 GEMM).
+  const uint32_t blockCount =
+      rowEnd > rowBegin ? static_cast<uint32_t>((rowEnd - rowBegin + blockRows - 1) / blockRows)
+                        : 0;
+  for (uint32_t bi = 0; bi < blockCount; ++bi) {
+    const uint32_t b = g.lastBlockFirst ? blockCount - 1 - bi : bi;
+    const uint32_t r0 = rowBegin + b * static_cast<uint32_t>(blockRows);
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
     if (g.ah != nullptr)
@@ -490,7 +496,6 @@ void narrowPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd, uin
       case 5: narrowRows<5>(x, rows); break;
       default: narrowRows<6>(x, rows); break;
     }
-    r0 += rows;
   }
 }
 
@@ -516,7 +521,13 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   const bool shortHalf = halfOut && k > 0 && k <= kHalfKBlock * kHalfCarryBlocks;
   const __m512h loH = _mm512_set1_ph(static_cast<_Float16>(g.outputMin));
   const __m512h hiH = _mm512_set1_ph(static_cast<_Float16>(g.outputMax));
-  for (uint32_t r0 = rowBegin; r0 < rowEnd;) {
+  // With lastBlockFirst the row blocks run from the last to the first (as in the float32 GEMM).
+  const uint32_t blockCount =
+      rowEnd > rowBegin ? static_cast<uint32_t>((rowEnd - rowBegin + blockRows - 1) / blockRows)
+                        : 0;
+  for (uint32_t bi = 0; bi < blockCount; ++bi) {
+    const uint32_t b = g.lastBlockFirst ? blockCount - 1 - bi : bi;
+    const uint32_t r0 = rowBegin + b * static_cast<uint32_t>(blockRows);
     const uint32_t rows =
         rowEnd - r0 > blockRows ? static_cast<uint32_t>(blockRows) : rowEnd - r0;
     if (g.ah != nullptr)
@@ -557,7 +568,6 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
       else
         tileRows<1>(ah, rows, k, w, bias, lo, hi, m, c, ch, n, next);
     }
-    r0 += rows;
   }
 }
 

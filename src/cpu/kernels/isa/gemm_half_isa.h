@@ -85,6 +85,8 @@ struct GemmHalfArgs {
   const uint16_t* rh;
   const float* rf;
   float addMin, addMax;
+  // The 64-column kernel takes a call's row blocks from the last to the first (gemm_half.cc).
+  bool lastBlockFirst;
 };
 namespace isa_avx512fp16 {
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
