@@ -280,9 +280,10 @@ void toHalfQuads(const T* a, size_t lda, uint32_t rows, uint32_t k, uint16_t* ds
     uint16_t* out = dst + static_cast<size_t>(r0) * k;
     // Per 16 values of k: the 4x16 transpose in unpacks of 256-bit vectors (one uop each, on
     // either of two shuffle ports) and 16-byte stores of 2 k values x 4 rows each (past k
-    // masked off by the quadword). Two vpermt2w instead (several uops on the one 512-bit
-    // shuffle port, long latency) made this conversion take about a third of the narrow
-    // kernel's FMA time (face_detection_short_range's 24- to 48-channel layers). The same words.
+    // masked off by the quadword), instead of two 512-bit vpermt2w (several uops each on the
+    // one 512-bit shuffle port). This conversion, where the input is first read, took about a
+    // third of the narrow kernel's FMA time in face_detection_short_range's 24- to 48-channel
+    // layers; much of it is waiting for those reads. The same words either way.
     for (uint32_t kk = 0; kk < k; kk += 16) {
       const uint32_t left = k - kk;
       const __mmask16 m = left >= 16 ? __mmask16(0xFFFF) : tail;
