@@ -31,6 +31,7 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   base.packed = w.data.data();
   base.bias = f.bias;
   base.narrow = halfGemmNarrow(n);
+  base.feedsAdd = true;
   activationRangeFloat(f.convActivation, &base.outputMin, &base.outputMax);
   const int threads = pool != nullptr ? pool->numThreads() : 1;
   const bool parallel = threads > 1 && static_cast<double>(f.m) * n * k >= kMinParallelMacs;

@@ -28,6 +28,18 @@ inline __mmask16 laneMask(uint32_t n) {
   return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
 }
 
+// Whether the output clamp can be left out: no activation ([lowest, max]) into a float16 output
+// or one only a residual ADD reads (gemm_half_residual.cc: `residual`, `feedsAdd`); as in the
+// 1x1 projections before BlazeFace's residual ADDs. 2-4 vector operations per accumulator of
+// an epilogue that with a short k (24-96 there) costs a good part of the FMAs' time. The same
+// bits for any sum but NaN (the clamp turned it into lowest, now it stays NaN): +-inf clamped
+// to +-max rounds to float16 +-inf, and the ADD's own clamp (at least as wide) gives the same
+// result for +-max as for +-inf.
+inline bool unboundedClampFree(const GemmHalfArgs& g) {
+  return g.outputMin == -__FLT_MAX__ && g.outputMax == __FLT_MAX__ &&
+         (g.ch != nullptr || g.residual || g.feedsAdd);
+}
+
 // Word i of 16 converted values to words 2i and 2i + 1: one vpermw.
 alignas(64) constexpr uint16_t kPairs[32] = {0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,
                                              5, 6, 6, 7, 7, 8,  8,  9,  9,  10, 10,
@@ -100,8 +112,8 @@ inline void sumBlock(const uint32_t* a, uint32_t k, uint32_t k0, uint32_t k1, co
 // of the next weight tile (see tileRows).
 template <int MR, int NV, bool PF = false>
 inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512* bias,
-                  __m512 lo, __m512 hi, const __mmask16* m, float* c, uint16_t* ch,
-                  size_t ldc, const char* pf = nullptr) {
+                  __m512 lo, __m512 hi, bool clamp, const __mmask16* m, float* c,
+                  uint16_t* ch, size_t ldc, const char* pf = nullptr) {
   // Once at least: with k = 0 the output is the clamped bias.
   for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
@@ -122,8 +134,10 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
         s0 = _mm512_add_ps(s0, _mm512_cvtxph_ps(low));
         s1 = _mm512_add_ps(s1, _mm512_cvtxph_ps(high));
         if (last) {
-          s0 = _mm512_min_ps(_mm512_max_ps(s0, lo), hi);
-          s1 = _mm512_min_ps(_mm512_max_ps(s1, lo), hi);
+          if (clamp) {
+            s0 = _mm512_min_ps(_mm512_max_ps(s0, lo), hi);
+            s1 = _mm512_min_ps(_mm512_max_ps(s1, lo), hi);
+          }
           if (ch != nullptr) {
             uint16_t* hout = ch + r * ldc;
             _mm256_mask_storeu_epi16(hout + 16 * j0, m[j0],
@@ -157,8 +171,8 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
 constexpr uint32_t kHalfCarryBlocks = 4;
 template <int MR, int NV>
 inline void blockShortHalf(const uint32_t* a, uint32_t k, const _Float16* w,
-                           const __m512h* bias, __m512h lo, __m512h hi, const __mmask32* m,
-                           uint16_t* ch, size_t ldc) {
+                           const __m512h* bias, __m512h lo, __m512h hi, bool clamp,
+                           const __mmask32* m, uint16_t* ch, size_t ldc) {
   for (uint32_t k0 = 0; k0 < k; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
     __m512h h[MR][NV];
@@ -171,32 +185,35 @@ inline void blockShortHalf(const uint32_t* a, uint32_t k, const _Float16* w,
         uint16_t* out = ch + r * ldc + 32 * v;
         __m512h s = h[r][v];
         if (!first) s = _mm512_add_ph(s, _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m[v], out)));
-        if (last) s = _mm512_min_ph(_mm512_max_ph(_mm512_add_ph(s, bias[v]), lo), hi);
+        if (last) {
+          s = _mm512_add_ph(s, bias[v]);
+          if (clamp) s = _mm512_min_ph(_mm512_max_ph(s, lo), hi);
+        }
         _mm512_mask_storeu_epi16(out, m[v], _mm512_castph_si512(s));
       }
   }
 }
 template <int NV, int M>
 inline void blockShortHalfUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16* w,
-                               const __m512h* bias, __m512h lo, __m512h hi, const __mmask32* m,
-                               uint16_t* ch, size_t ldc) {
+                               const __m512h* bias, __m512h lo, __m512h hi, bool clamp,
+                               const __mmask32* m, uint16_t* ch, size_t ldc) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockShortHalfUpTo<NV, M - 1>(mr, a, k, w, bias, lo, hi, m, ch, ldc);
+      return blockShortHalfUpTo<NV, M - 1>(mr, a, k, w, bias, lo, hi, clamp, m, ch, ldc);
   }
-  blockShortHalf<M, NV>(a, k, w, bias, lo, hi, m, ch, ldc);
+  blockShortHalf<M, NV>(a, k, w, bias, lo, hi, clamp, m, ch, ldc);
 }
 // tileRows for blockShortHalf (the weights of such a short k stay in L1: no prefetch).
 template <int NV>
 inline void tileRowsShortHalf(const uint32_t* a, uint32_t rows, uint32_t k, const _Float16* w,
-                              const __m512h* bias, __m512h lo, __m512h hi, const __mmask32* m,
-                              uint16_t* ch, size_t ldc) {
+                              const __m512h* bias, __m512h lo, __m512h hi, bool clamp,
+                              const __mmask32* m, uint16_t* ch, size_t ldc) {
   constexpr uint32_t MR = NV == 2 ? kMR2 : kMR1;
   for (uint32_t r = 0; r < rows;) {
     const uint32_t left = rows - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
-    blockShortHalfUpTo<NV, MR>(mr, a + static_cast<size_t>(r) * k, k, w, bias, lo, hi, m,
-                               ch + static_cast<size_t>(r) * ldc, ldc);
+    blockShortHalfUpTo<NV, MR>(mr, a + static_cast<size_t>(r) * k, k, w, bias, lo, hi, clamp,
+                               m, ch + static_cast<size_t>(r) * ldc, ldc);
     r += mr;
   }
 }
@@ -204,13 +221,13 @@ inline void tileRowsShortHalf(const uint32_t* a, uint32_t rows, uint32_t k, cons
 // block<mr, NV> for a run-time mr in [1, M].
 template <int NV, int M, bool PF = false>
 inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16* w,
-                      const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
-                      uint16_t* ch, size_t ldc, const char* pf = nullptr) {
+                      const __m512* bias, __m512 lo, __m512 hi, bool clamp, const __mmask16* m,
+                      float* c, uint16_t* ch, size_t ldc, const char* pf = nullptr) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockUpTo<NV, M - 1, PF>(mr, a, k, w, bias, lo, hi, m, c, ch, ldc, pf);
+      return blockUpTo<NV, M - 1, PF>(mr, a, k, w, bias, lo, hi, clamp, m, c, ch, ldc, pf);
   }
-  block<M, NV, PF>(a, k, w, bias, lo, hi, m, c, ch, ldc, pf);
+  block<M, NV, PF>(a, k, w, bias, lo, hi, clamp, m, c, ch, ldc, pf);
 }
 
 // Rows [0, rows) of the converted block (output rows from c) for one tile, in register blocks
@@ -220,8 +237,8 @@ inline void blockUpTo(uint32_t mr, const uint32_t* a, uint32_t k, const _Float16
 // row block, took 0.92-0.96x the time with it).
 template <int NV>
 inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float16* w,
-                     const __m512* bias, __m512 lo, __m512 hi, const __mmask16* m, float* c,
-                     uint16_t* ch, size_t ldc, const _Float16* next) {
+                     const __m512* bias, __m512 lo, __m512 hi, bool clamp, const __mmask16* m,
+                     float* c, uint16_t* ch, size_t ldc, const _Float16* next) {
   constexpr uint32_t MR = NV == 2 ? kMR2 : kMR1;
   TilePrefetch prefetch(next, k);
   for (uint32_t r = 0; r < rows;) {
@@ -231,9 +248,9 @@ inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float1
     float* cr = c + static_cast<size_t>(r) * ldc;
     uint16_t* chr = ch != nullptr ? ch + static_cast<size_t>(r) * ldc : nullptr;
     if (const char* pf = prefetch.take()) {
-      blockUpTo<NV, MR, true>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc, pf);
+      blockUpTo<NV, MR, true>(mr, ar, k, w, bias, lo, hi, clamp, m, cr, chr, ldc, pf);
     } else {
-      blockUpTo<NV, MR>(mr, ar, k, w, bias, lo, hi, m, cr, chr, ldc);
+      blockUpTo<NV, MR>(mr, ar, k, w, bias, lo, hi, clamp, m, cr, chr, ldc);
     }
     r += mr;
   }
@@ -252,11 +269,6 @@ inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float1
 // words per row, i.e. 4k per group); the rows past `rows` of the last group are zero.
 template <typename T>
 void toHalfQuads(const T* a, size_t lda, uint32_t rows, uint32_t k, uint16_t* dst) {
-  alignas(64) static constexpr uint16_t kLo[32] = {0,  16, 32, 48, 1,  17, 33, 49, 2,  18, 34,
-                                                   50, 3,  19, 35, 51, 4,  20, 36, 52, 5,  21,
-                                                   37, 53, 6,  22, 38, 54, 7,  23, 39, 55};
-  const __m512i lo = _mm512_load_si512(kLo);
-  const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(8));
   const __mmask16 tail = laneMask(k % 16);
   for (uint32_t r0 = 0; r0 < rows; r0 += 4) {
     const T* src[4];
@@ -266,18 +278,41 @@ void toHalfQuads(const T* a, size_t lda, uint32_t rows, uint32_t k, uint16_t* ds
       src[i] = a + static_cast<size_t>(have[i] ? r0 + i : r0) * lda;
     }
     uint16_t* out = dst + static_cast<size_t>(r0) * k;
+    // Per 16 values of k: the 4x16 transpose in unpacks of 256-bit vectors (one uop each, on
+    // either of two shuffle ports) and 16-byte stores of 2 k values x 4 rows each (past k
+    // masked off by the quadword), instead of two 512-bit vpermt2w (several uops each on the
+    // one 512-bit shuffle port). This conversion, where the input is first read, took about a
+    // third of the narrow kernel's FMA time in face_detection_short_range's 24- to 48-channel
+    // layers; much of it is waiting for those reads. The same words either way.
     for (uint32_t kk = 0; kk < k; kk += 16) {
-      const __mmask16 m = k - kk >= 16 ? __mmask16(0xFFFF) : tail;
+      const uint32_t left = k - kk;
+      const __mmask16 m = left >= 16 ? __mmask16(0xFFFF) : tail;
       __m256i v[4];
       for (uint32_t i = 0; i < 4; ++i)
         v[i] = have[i] ? halfWords(src[i] + kk, m) : _mm256_setzero_si256();
-      const __m512i x01 = _mm512_inserti64x4(_mm512_castsi256_si512(v[0]), v[1], 1);
-      const __m512i x23 = _mm512_inserti64x4(_mm512_castsi256_si512(v[2]), v[3], 1);
-      const uint32_t left = k - kk;
-      const __mmask8 m0 = left >= 8 ? __mmask8(0xFF) : __mmask8((1u << left) - 1);
-      const __mmask8 m1 = left >= 16 ? __mmask8(0xFF) : left > 8 ? __mmask8((1u << (left - 8)) - 1) : __mmask8(0);
-      _mm512_mask_storeu_epi64(out + 4 * kk, m0, _mm512_permutex2var_epi16(x01, lo, x23));
-      _mm512_mask_storeu_epi64(out + 4 * kk + 32, m1, _mm512_permutex2var_epi16(x01, hi, x23));
+      // Per 128-bit lane (k 0-7 / 8-15): rows 0, 1 and rows 2, 3 interleaved, k 0-3 / 4-7 of it.
+      const __m256i a = _mm256_unpacklo_epi16(v[0], v[1]), b = _mm256_unpackhi_epi16(v[0], v[1]);
+      const __m256i c = _mm256_unpacklo_epi16(v[2], v[3]), d = _mm256_unpackhi_epi16(v[2], v[3]);
+      // q[j]: k 2j, 2j + 1 (low lane) and 8 + 2j, 9 + 2j (high lane), 4 rows each.
+      const __m256i q[4] = {_mm256_unpacklo_epi32(a, c), _mm256_unpackhi_epi32(a, c),
+                            _mm256_unpacklo_epi32(b, d), _mm256_unpackhi_epi32(b, d)};
+      uint16_t* o = out + 4 * kk;
+      if (left >= 16) {
+        for (int j = 0; j < 4; ++j) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 8 * j), _mm256_castsi256_si128(q[j]));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 32 + 8 * j),
+                           _mm256_extracti128_si256(q[j], 1));
+        }
+        continue;
+      }
+      // Quadword e of the stores at o + 8 * p holds k = 2p + e.
+      const auto qm = [left](uint32_t p) {
+        return static_cast<__mmask8>((2 * p < left ? 1u : 0u) | (2 * p + 1 < left ? 2u : 0u));
+      };
+      for (uint32_t j = 0; j < 4; ++j) {
+        _mm_mask_storeu_epi64(o + 8 * j, qm(j), _mm256_castsi256_si128(q[j]));
+        _mm_mask_storeu_epi64(o + 32 + 8 * j, qm(4 + j), _mm256_extracti128_si256(q[j], 1));
+      }
     }
   }
 }
@@ -296,6 +331,7 @@ struct NarrowCtx {
   const _Float16* w;       // [k][groups][32]
   const float* bias;       // [groups][32] in accumulator lane order (zero past n)
   __m512 lo, hi;
+  bool clamp;  // see unboundedClampFree
   float* c;                // output row 0 of the block (row stride n), or null
   uint16_t* ch;            // float16 output instead
   const GemmHalfArgs* g;   // the residual's fields (g->residual)
@@ -385,8 +421,10 @@ inline void narrowBlock(const NarrowCtx& x, const uint16_t* a, uint32_t rows, fl
           _mm512_store_ps(s + 16, s1);
           continue;
         }
-        s0 = _mm512_min_ps(_mm512_max_ps(s0, x.lo), x.hi);
-        s1 = _mm512_min_ps(_mm512_max_ps(s1, x.lo), x.hi);
+        if (x.clamp) {
+          s0 = _mm512_min_ps(_mm512_max_ps(s0, x.lo), x.hi);
+          s1 = _mm512_min_ps(_mm512_max_ps(s1, x.lo), x.hi);
+        }
         __m512 q01 = _mm512_permutex2var_ps(s0, rows01, s1);
         __m512 q23 = _mm512_permutex2var_ps(s0, rows23, s1);
         const uint32_t col = 8 * v, cols = x.n - col < 8 ? x.n - col : 8;
@@ -467,6 +505,7 @@ void narrowPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd, uin
   x.bias = bias;
   x.lo = _mm512_set1_ps(g.outputMin);
   x.hi = _mm512_set1_ps(g.outputMax);
+  x.clamp = !unboundedClampFree(g);
   // Float16 words: half the uint32 scratch of the wide layout's pairs suffices (rows rounded up
   // to 4 fit since blocks are multiples of kHalfRowAlign rows).
   const size_t blockRows = halfGemmBlockRows(k, n, g.ch != nullptr);
@@ -510,6 +549,7 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   const uint32_t k = g.k, n = g.n;
   const __m512 lo = _mm512_set1_ps(g.outputMin), hi = _mm512_set1_ps(g.outputMax);
   const bool halfOut = g.ch != nullptr;
+  const bool clamp = !unboundedClampFree(g);
   const size_t blockRows = halfGemmBlockRows(k, n, halfOut);
   uint32_t* ah = scratch;
   // A float16 output: the block's float32 sums after the converted rows.
@@ -556,17 +596,17 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
               _mm256_castph_si256(_mm512_cvtxps_ph(bias[2 * v + 1])), 1));
         }
         if (cols > 32)
-          tileRowsShortHalf<2>(ah, rows, k, w, biasH, loH, hiH, m32, ch, n);
+          tileRowsShortHalf<2>(ah, rows, k, w, biasH, loH, hiH, clamp, m32, ch, n);
         else
-          tileRowsShortHalf<1>(ah, rows, k, w, biasH, loH, hiH, m32, ch, n);
+          tileRowsShortHalf<1>(ah, rows, k, w, biasH, loH, hiH, clamp, m32, ch, n);
         continue;
       }
       const _Float16* next =
           t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
       if (cols > 32)
-        tileRows<2>(ah, rows, k, w, bias, lo, hi, m, c, ch, n, next);
+        tileRows<2>(ah, rows, k, w, bias, lo, hi, clamp, m, c, ch, n, next);
       else
-        tileRows<1>(ah, rows, k, w, bias, lo, hi, m, c, ch, n, next);
+        tileRows<1>(ah, rows, k, w, bias, lo, hi, clamp, m, c, ch, n, next);
     }
   }
 }

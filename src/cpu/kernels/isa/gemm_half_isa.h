@@ -80,6 +80,9 @@ struct GemmHalfArgs {
   // `roundConv`: the convolution's own output tensor is float16); res [m][resC] float16 bits
   // (`rh`) or float32 (`rf`), same rows as a.
   bool residual;
+  // Any layout: the output is read only by a residual ADD (gemm_half_residual.h), whose clamp
+  // then takes the place of an unbounded one here (gemm_half_avx512fp16.cc).
+  bool feedsAdd;
   bool roundConv;
   uint32_t resC;
   const uint16_t* rh;
