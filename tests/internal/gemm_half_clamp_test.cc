@@ -18,6 +18,7 @@
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/isa/gemm_half_isa.h"
 #include "float_kernel_check.h"
+#include "half_bits.h"
 
 namespace nn {
 namespace conv {
@@ -107,10 +108,7 @@ TEST(HalfGemm, UnboundedClampLeftOutSameBits) {
       if (halfGemmNarrow(n)) {  // the narrow kernel's residual ADD (RELU) into float16
         std::vector<uint16_t> res(static_cast<size_t>(m) * n);
         const auto r = randomVector(rng, res.size());
-        for (size_t i = 0; i < res.size(); ++i) {
-          const _Float16 h = static_cast<_Float16>(r[i]);
-          std::memcpy(&res[i], &h, sizeof(uint16_t));
-        }
+        for (size_t i = 0; i < res.size(); ++i) res[i] = half_bits::narrow(r[i]);
         const Out free = run(a, w, bias, m, true, false, &res, false);
         const Out kept = run(a, w, bias, m, true, false, &res, true);
         EXPECT_EQ(free.h, kept.h) << what << " with the residual ADD";
