@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/conv_add_half_isa.h"
+#include "cpu/kernels/isa/half_store.h"
 #include "cpu/kernels/isa/intrinsics.h"
 #include "cpu/kernels/isa/static_flags.h"
 
@@ -28,14 +29,7 @@ inline __m512h loadResidual(const ConvAddHalfArgs& a, size_t at, __mmask32 m) {
 
 template <bool OutHalf>
 inline void storeOut(const ConvAddHalfArgs& a, size_t at, __mmask32 m, __m512h r) {
-  if (OutHalf) {
-    _mm512_mask_storeu_epi16(a.oh + at, m, _mm512_castph_si512(r));
-    return;
-  }
-  const __m256h low = _mm512_castph512_ph256(r);
-  const __m256h high = _mm256_castpd_ph(_mm512_extractf64x4_pd(_mm512_castph_pd(r), 1));
-  _mm512_mask_storeu_ps(a.of + at, static_cast<__mmask16>(m), _mm512_cvtxph_ps(low));
-  _mm512_mask_storeu_ps(a.of + at + 16, static_cast<__mmask16>(m >> 16), _mm512_cvtxph_ps(high));
+  storeHalfOrFloat(r, m, OutHalf ? a.oh + at : nullptr, OutHalf ? nullptr : a.of + at);
 }
 
 // P pixels from row r (x as float16 at xb, P rows of k): P independent accumulators per

@@ -7,9 +7,9 @@
 // template that several translation units emit, and if it kept the AVX-512 build of one that
 // baseline code calls, the library would fault on older processors. So an ISA translation unit
 // includes only this header (plain declarations and trivial structs), <immintrin.h>,
-// <cstdint>, <cstddef> and static_flags.h (internal linkage only); its helpers have internal
-// linkage, and its entry points live in a namespace per ISA (nn::isa_avx2, nn::isa_avx512,
-// nn::isa_avx512vnni).
+// <cstdint>, <cstddef>, static_flags.h and half_store.h (internal linkage only); its helpers
+// have internal linkage, and its entry points live in a namespace per ISA (nn::isa_avx2,
+// nn::isa_avx512, nn::isa_avx512vnni).
 #pragma once
 
 #include <cstddef>

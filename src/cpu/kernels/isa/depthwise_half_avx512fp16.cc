@@ -11,6 +11,7 @@
 #include "cpu/kernels/isa/intrinsics.h"
 
 #include "cpu/kernels/isa/gemm_half_isa.h"
+#include "cpu/kernels/isa/half_store.h"
 
 namespace nn {
 namespace isa_avx512fp16 {
@@ -32,19 +33,6 @@ inline void validTaps(int32_t start, int32_t dilation, uint32_t taps, uint32_t s
   *begin = clampTo(ceilDivPos(-static_cast<int64_t>(start), dilation), 0, static_cast<int32_t>(taps));
   *end = clampTo(floorDivPos(static_cast<int64_t>(size) - 1 - start, dilation) + 1, *begin,
                  static_cast<int32_t>(taps));
-}
-
-// Stores 32 lanes (masked by m) of a clamped result: float16 bits to `out`, or, where `outF`
-// is not null, widened to float32 at outF (the same element offset).
-inline void store(__m512h r, __mmask32 m, uint16_t* out, float* outF) {
-  if (outF == nullptr) {
-    _mm512_mask_storeu_epi16(out, m, _mm512_castph_si512(r));
-    return;
-  }
-  const __m256h low = _mm512_castph512_ph256(r);
-  const __m256h high = _mm256_castpd_ph(_mm512_extractf64x4_pd(_mm512_castph_pd(r), 1));
-  _mm512_mask_storeu_ps(outF, static_cast<__mmask16>(m), _mm512_cvtxph_ps(low));
-  _mm512_mask_storeu_ps(outF + 16, static_cast<__mmask16>(m >> 16), _mm512_cvtxph_ps(high));
 }
 
 // NV vectors of channels [c0, c0 + 32 * NV) of one output pixel. `in` points at channel c0 of
@@ -76,7 +64,7 @@ inline void pixel(const uint16_t* in, size_t tapStepW, size_t tapStepH, const ui
   for (int v = 0; v < NV; ++v) {
     const __mmask32 m = v == NV - 1 ? lastMask : __mmask32(0xFFFFFFFFu);
     const __m512h r = _mm512_min_ph(_mm512_max_ph(acc[v], lo), hi);
-    store(r, m, out + 32 * v, outF != nullptr ? outF + 32 * v : nullptr);
+    storeHalfOrFloat(r, m, out + 32 * v, outF != nullptr ? outF + 32 * v : nullptr);
   }
 }
 
@@ -117,8 +105,8 @@ inline void slide(const uint16_t* in, size_t pix, size_t rowStep, int32_t khCoun
   }
 #pragma GCC unroll 8
   for (int j = 0; j < NB; ++j)
-    store(_mm512_min_ph(_mm512_max_ph(acc[j], lo), hi), m, out + j * outStep,
-          outF != nullptr ? outF + j * outStep : nullptr);
+    storeHalfOrFloat(_mm512_min_ph(_mm512_max_ph(acc[j], lo), hi), m, out + j * outStep,
+                     outF != nullptr ? outF + j * outStep : nullptr);
 }
 
 // The float32-accumulating forms (a float32 output, read by a layer without a float16
@@ -344,7 +332,8 @@ void depthwiseHalfRows(const DepthwiseHalfArgs& a, uint32_t rowBegin, uint32_t r
           const __mmask32 m = laneMask32(C - c);
           const __m512h r = _mm512_min_ph(
               _mm512_max_ph(_mm512_castsi512_ph(_mm512_loadu_si512(a.bias + c)), lo), hi);
-          store(r, m, out != nullptr ? out + c : nullptr, outF != nullptr ? outF + c : nullptr);
+          storeHalfOrFloat(r, m, out != nullptr ? out + c : nullptr,
+                           outF != nullptr ? outF + c : nullptr);
         }
         continue;
       }

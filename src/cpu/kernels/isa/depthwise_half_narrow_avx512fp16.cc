@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/depthwise_half_narrow_isa.h"
+#include "cpu/kernels/isa/half_store.h"
 #include "cpu/kernels/isa/intrinsics.h"
 
 namespace nn {
@@ -39,14 +40,8 @@ inline void store(const Ctx& x, __m512h acc, size_t at, uint32_t np) {
   // max(lo, s) and min(hi, .) return s where s is NaN (as depthwiseHalfRows).
   const __m512h r = _mm512_min_ph(x.hi, _mm512_max_ph(x.lo, acc));
   const __mmask32 m = lanes(0, np * x.C);
-  if (a.outF == nullptr) {
-    _mm512_mask_storeu_epi16(a.out + at, m, _mm512_castph_si512(r));
-    return;
-  }
-  const __m256h low = _mm512_castph512_ph256(r);
-  const __m256h high = _mm256_castpd_ph(_mm512_extractf64x4_pd(_mm512_castph_pd(r), 1));
-  _mm512_mask_storeu_ps(a.outF + at, static_cast<__mmask16>(m), _mm512_cvtxph_ps(low));
-  _mm512_mask_storeu_ps(a.outF + at + 16, static_cast<__mmask16>(m >> 16), _mm512_cvtxph_ps(high));
+  storeHalfOrFloat(r, m, a.outF != nullptr ? nullptr : a.out + at,
+                   a.outF != nullptr ? a.outF + at : nullptr);
 }
 
 // G groups of P pixels whose taps all lie inside the input row (`first`: the input column of
