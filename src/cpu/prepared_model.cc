@@ -394,9 +394,17 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
         case SubgraphPlan::kExpandDepthwise:
           es = runExpandDepthwise(convCtx, ctx);
           break;
-        case SubgraphPlan::kDepthwiseProject:
-          es = runDepthwiseProject(convCtx, ctx);
+        case SubgraphPlan::kDepthwiseProject: {
+          const uint32_t st = plan.residualPad[opIndex];
+          if (st != SubgraphPlan::kNoPartner) {
+            OpContext stemCtx(sg.operations[st], st, slots.data(), env, plan.states[st].get(),
+                              &scratch[st]);
+            es = runDepthwiseProject(convCtx, ctx, &stemCtx);
+          } else {
+            es = runDepthwiseProject(convCtx, ctx);
+          }
           break;
+        }
         case SubgraphPlan::kConvAdd:
           es = runConvAdd(convCtx, ctx);
           break;
@@ -607,7 +615,19 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     if (!fusableTemporary(t) || !candidate(writer[t], OperationType::DEPTHWISE_CONV_2D)) continue;
     const uint32_t d = writer[t];
     OpContext dwCtx = context(d), convCtx = context(p);
-    if (depthwiseProjectFusable(dwCtx, convCtx)) addPair(p, d, SubgraphPlan::kDepthwiseProject);
+    if (!depthwiseProjectFusable(dwCtx, convCtx)) continue;
+    addPair(p, d, SubgraphPlan::kDepthwiseProject);
+    // And the stem writing the depthwise layer's input (depthwiseProjectStemFusable), run by
+    // the same step as residualPad names it.
+    const uint32_t st = sg.operations[d].inputs[0];
+    if (fusableTemporary(st) && candidate(writer[st], OperationType::CONV_2D)) {
+      OpContext stemCtx = context(writer[st]);
+      if (depthwiseProjectStemFusable(stemCtx, dwCtx, convCtx)) {
+        plan->residualPad[p] = writer[st];
+        plan->runByPartner[writer[st]] = 1;
+        paired[writer[st]] = 1;
+      }
+    }
   }
   // Then each ADD one of whose inputs is a temporary that only it reads, written by a 1x1
   // CONV_2D not paired above: the ADD's step runs both, in float16 — with the small-k kernel

@@ -41,7 +41,9 @@ struct SubgraphPlan {
   enum PairKind : uint8_t { kExpandDepthwise, kDepthwiseProject, kConvAdd, kConvResidual };
   std::vector<uint8_t> pairKind;
   // Per operation: for a kConvResidual ADD, the zero channel PAD producing its other input that
-  // its step runs too, else kNoPartner. Empty when fusedExpansion is.
+  // its step runs too; for a kDepthwiseProject 1x1 layer, the stem CONV_2D producing the
+  // depthwise layer's input that its step runs too; else kNoPartner. Empty when
+  // fusedExpansion is.
   std::vector<uint32_t> residualPad;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1

@@ -2,7 +2,8 @@
 // - expansion + depthwise (cpu/kernels/expand_depthwise.h): a 1x1 CONV_2D whose output only a
 //   DEPTHWISE_CONV_2D reads runs with it in row bands;
 // - depthwise + projection (cpu/kernels/depthwise_project.h): a float32 DEPTHWISE_CONV_2D whose
-//   output only a 1x1 CONV_2D reads runs with it row by row.
+//   output only a 1x1 CONV_2D reads runs with it row by row, with the stem convolution writing
+//   the depthwise layer's input where the pixel-pair row kernel takes the pair.
 // Each gives the same bits as the two layers run apart (NNAPI_CPU_BAND_FUSION=0), at 1 and 2
 // threads, on odd heights and widths, both strides, implicit and explicit padding, channel
 // counts that end in a partial tile or use the direct kernel's narrow forms, and activations;
@@ -355,6 +356,17 @@ TEST(CpuProjectFusion, OddSizesPaddingsAndChannels) {
   expectSame({2, 96, 90, 24, 32, 1, kSame, {0, 0, 0, 0}, kNone, kNone});
 }
 
+// The pixel-pair kernel (3x3 stride 1, 24, 40 or 56 channels, at most 16 outputs): odd widths
+// (a last pair half outside the row), explicit paddings 0-2 on either side, two images (the ring
+// of padded rows across the image boundary), fewer than 16 outputs, activations on both layers.
+TEST(CpuProjectFusion, PixelPairKernel) {
+  expectSame({1, 120, 117, 24, 16, 1, kSame, {0, 0, 0, 0}, kRelu, kRelu6});
+  expectSame({2, 97, 101, 24, 13, 1, kSame, {0, 0, 0, 0}, kNone, kRelu1});
+  expectSame({1, 101, 103, 40, 16, 1, 0, {0, 2, 2, 0}, kRelu6, kNone});
+  expectSame({1, 89, 95, 56, 9, 1, 0, {2, 1, 0, 1}, kNone, kRelu});
+  expectSame({1, 113, 112, 24, 16, 1, kValid, {0, 0, 0, 0}, kRelu1, kNone});
+}
+
 // Not fused, same bits: a small map (the depthwise output stays in L2), a 1x1 layer with
 // 1-2 output channels (the narrow direct kernel, not the panel GEMM), a stride-2 depthwise
 // layer with more than 32 channels (XNNPACK's).
@@ -366,6 +378,94 @@ TEST(CpuProjectFusion, DynamicShapesRunApart) {
   build(c, &st);
   build(c, &dy, true);
   expectDynamicSame(st, dy, &nn::depthwiseProjectRuns);
+}
+
+// x [batches, 2h, 2w, 3] -> CONV_2D 3x3 stride 2 (SAME, or explicit {1, 1, 1, 1} when
+// `explicitPad`, stemAct) -> the pair of `c` (its input [batches, h', w', c.c]).
+void buildWithStem(const Case& c, bool explicitPad, int32_t stemAct, Built* b,
+                   bool relaxed = false) {
+  ModelBuilder& m = b->m;
+  const uint32_t ih = 2 * c.h, iw = 2 * c.w;
+  const uint32_t x = m.addOperand(kF32, {c.batches, ih, iw, 3});
+  b->inputs.push_back(bytesOf(randomFloats(static_cast<size_t>(c.batches) * ih * iw * 3, 6)));
+  const uint32_t ws = m.addConstant<float>(kF32, {c.c, 3, 3, 3},
+                                           randomFloats(static_cast<size_t>(c.c) * 27, 7));
+  const uint32_t bs = m.addConstant<float>(kF32, {c.c}, randomFloats(c.c, 8));
+  const uint32_t sh = outSize(ih, 2, explicitPad ? 0 : kSame, 1, 1);
+  const uint32_t sw = outSize(iw, 2, explicitPad ? 0 : kSame, 1, 1);
+  const uint32_t s = m.addOperand(kF32, {c.batches, sh, sw, c.c});
+  if (explicitPad) {
+    m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {x, ws, bs, m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(1),
+                    m.addInt32(2), m.addInt32(2), m.addInt32(stemAct)},
+                   {s});
+  } else {
+    m.addOperation(ANEURALNETWORKS_CONV_2D,
+                   {x, ws, bs, m.addInt32(kSame), m.addInt32(2), m.addInt32(2),
+                    m.addInt32(stemAct)},
+                   {s});
+  }
+  const uint32_t wd = m.addConstant<float>(kF32, {1, 3, 3, c.c},
+                                           randomFloats(static_cast<size_t>(9) * c.c, 4));
+  const uint32_t bd = m.addConstant<float>(kF32, {c.c}, randomFloats(c.c, 5));
+  const uint32_t oh = outSize(sh, c.stride, c.implicit, c.pad[0], c.pad[1]);
+  const uint32_t ow = outSize(sw, c.stride, c.implicit, c.pad[2], c.pad[3]);
+  const uint32_t t = m.addOperand(kF32, {c.batches, oh, ow, c.c});
+  addDepthwise3x3(&m, s, wd, bd, c.implicit, c.pad, c.stride, c.dwAct, t);
+  const uint32_t wc = m.addConstant<float>(kF32, {c.outC, 1, 1, c.c},
+                                           randomFloats(static_cast<size_t>(c.outC) * c.c, 2));
+  const uint32_t bc = m.addConstant<float>(kF32, {c.outC}, randomFloats(c.outC, 3));
+  const uint32_t y = m.addOperand(kF32, {c.batches, oh, ow, c.outC});
+  m.addOperation(ANEURALNETWORKS_CONV_2D,
+                 {t, wc, bc, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(c.convAct)},
+                 {y});
+  ASSERT_EQ(m.finish({x}, {y}, relaxed), ANEURALNETWORKS_NO_ERROR);
+  b->outBytes = static_cast<size_t>(c.batches) * oh * ow * c.outC * sizeof(float);
+}
+
+void expectSameWithStem(const Case& c, bool explicitPad, int32_t stemAct, bool fuses = true) {
+  SCOPED_TRACE(describe(c) + (explicitPad ? " stem explicit" : " stem SAME") + " stem act " +
+               std::to_string(stemAct));
+  Built b;
+  buildWithStem(c, explicitPad, stemAct, &b);
+  expectSameBits(b, &nn::depthwiseProjectStemRuns, fuses);
+}
+
+// The stem convolution (3 channels, 3x3 stride 2) writing the pair's input runs in the pair's
+// step too (depthwiseProjectStemFusable): hand_landmark's 224x224x3 -> 112x112x24 -> 16, odd
+// sizes, explicit paddings, two images (stem rows computed per image), activations.
+TEST(CpuProjectFusion, WithStem) {
+  expectSameWithStem({1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false, kRelu);
+  expectSameWithStem({2, 97, 103, 24, 11, 1, kSame, {0, 0, 0, 0}, kRelu6, kRelu}, true, kNone);
+  expectSameWithStem({1, 91, 99, 40, 16, 1, 0, {2, 1, 0, 2}, kNone, kRelu1}, false, kRelu6);
+  expectSameWithStem({1, 117, 111, 56, 16, 1, kValid, {0, 0, 0, 0}, kRelu, kNone}, true, kRelu1);
+  // Not with the stem: the pixel-pair kernel does not take the pair (32 outputs; stride 2).
+  expectSameWithStem({1, 112, 112, 24, 32, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false, kNone,
+                     false);
+  expectSameWithStem({1, 224, 224, 24, 16, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false, kNone,
+                     false);
+}
+
+// A relaxed model: the stem's output stays float32 and the three layers keep float32 kernels,
+// so the fused run gives the unfused run's bits there too.
+TEST(CpuProjectFusion, WithStemRelaxed) {
+  const Case c{1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone};
+  Built b;
+  buildWithStem(c, false, kRelu, &b, true);
+  for (const char* threads : {"1", "2"}) {
+    SCOPED_TRACE(std::string("threads ") + threads);
+    const uint64_t before = nn::depthwiseProjectStemRuns();
+    const nntest::RunResult fused = run(b, "nnapi-cpu", true, threads);
+    const uint64_t ran = nn::depthwiseProjectStemRuns() - before;
+    const nntest::RunResult plain = run(b, "nnapi-cpu", false, threads);
+    ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+    ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
+    if (nn::isaLevel() >= nn::IsaLevel::kAvx512) EXPECT_GE(ran, 1u);
+    ASSERT_EQ(fused.outputs.size(), 1u);
+    ASSERT_EQ(plain.outputs.size(), 1u);
+    EXPECT_EQ(fused.outputs[0], plain.outputs[0]);
+  }
 }
 
 TEST(CpuProjectFusion, NotFusedElsewhere) {

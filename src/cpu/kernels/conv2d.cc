@@ -235,6 +235,7 @@ uint64_t expandDepthwiseRuns() { return gExpandDepthwiseRuns.load(std::memory_or
 namespace {
 
 std::atomic<uint64_t> gDepthwiseProjectRuns{0};
+std::atomic<uint64_t> gDepthwiseProjectStemRuns{0};
 
 // The pair's description from the two contexts, or false where it does not apply: both
 // layers float32 on the kernels they would take apart (the depthwise layer on the direct
@@ -263,6 +264,27 @@ bool describeDepthwiseProject(const OpContext& dw, const OpContext& conv, Depthw
   return depthwiseProjectAvailable(*f);
 }
 
+
+// The stem's part of f (describeDepthwiseProject first): a float32 CONV_2D with constant
+// weights on the im2col GEMM, as portableFloat runs it alone (not the float16 stem kernel nor
+// XNNPACK).
+bool describeStem(const OpContext& stem, DepthwiseProject* f) {
+  if (stem.numInputs() < 3 || !floatTensor(stem, 0) || !floatTensor(stem, 2) ||
+      (!floatTensor(stem, 1) && stem.inputType(1) != OperandType::TENSOR_FLOAT16) ||
+      stem.outputShape(0).type != OperandType::TENSOR_FLOAT32 || !constantInput(stem, 1) ||
+      !constantInput(stem, 2))
+    return false;
+  const auto* ss = static_cast<const ConvState*>(stem.state());
+  if (ss == nullptr || !ss->floatWeights || ss->halfWeights || ss->halfStem || ss->useXnnpack)
+    return false;
+  if (resolveGeometry(stem, false, &f->stem) != kOk) return false;
+  if (stem.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(f->stem))
+    return false;
+  f->stemWeights = &*ss->floatWeights;
+  f->stemBias = stem.input<float>(2);
+  return depthwiseProjectStemAvailable(*f);
+}
+
 }  // namespace
 
 bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv) {
@@ -270,20 +292,31 @@ bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv) 
   return describeDepthwiseProject(depthwise, conv, &f);
 }
 
-Status runDepthwiseProject(OpContext& depthwise, OpContext& conv) {
+bool depthwiseProjectStemFusable(const OpContext& stem, const OpContext& depthwise,
+                                 const OpContext& conv) {
   DepthwiseProject f;
-  if (!describeDepthwiseProject(depthwise, conv, &f))
+  return describeDepthwiseProject(depthwise, conv, &f) && describeStem(stem, &f);
+}
+
+Status runDepthwiseProject(OpContext& depthwise, OpContext& conv, OpContext* stem) {
+  DepthwiseProject f;
+  if (!describeDepthwiseProject(depthwise, conv, &f) ||
+      (stem != nullptr && !describeStem(*stem, &f)))
     return conv.fail("the depthwise + 1x1 band fusion no longer applies");
   if (conv.outputShape(0).count() == 0) return kOk;
   Conv2dScratch fallback;
   Conv2dScratch& sc = scratchOr(conv, fallback);
-  depthwiseProjectFloat(f, depthwise.input<float>(0), conv.output<float>(0), conv.threadPool(),
-                        sc.kernel);
+  depthwiseProjectFloat(f, stem != nullptr ? stem->input<float>(0) : depthwise.input<float>(0),
+                        conv.output<float>(0), conv.threadPool(), sc.kernel);
+  if (stem != nullptr) gDepthwiseProjectStemRuns.fetch_add(1, std::memory_order_relaxed);
   gDepthwiseProjectRuns.fetch_add(1, std::memory_order_relaxed);
   return kOk;
 }
 
 uint64_t depthwiseProjectRuns() { return gDepthwiseProjectRuns.load(std::memory_order_relaxed); }
+uint64_t depthwiseProjectStemRuns() {
+  return gDepthwiseProjectStemRuns.load(std::memory_order_relaxed);
+}
 
 // ---- the float16 1x1 layer + residual ADD fusion (gemm_half_residual.h) ------------------
 

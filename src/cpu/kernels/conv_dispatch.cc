@@ -143,7 +143,8 @@ ConvIsaKernels selectKernels() {
                    /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr,
                    /*gemmFloatPanels=*/nullptr,          /*im2colFloatRows=*/nullptr,
                    /*depthwiseFloatSmallMap=*/nullptr,
-                   /*depthwise3x3FloatRowXnnOrder=*/nullptr};
+                   /*depthwise3x3FloatRowXnnOrder=*/nullptr,
+                   /*depthwiseProjectRow=*/nullptr};
   const int level = static_cast<int>(isaLevel());
   if (level >= static_cast<int>(IsaLevel::kAvx2)) {
     k.floatMicroKernel = isa_avx2::convFloatMicroKernel;
@@ -164,6 +165,7 @@ ConvIsaKernels selectKernels() {
     k.im2colFloatRows = isa_avx512::convIm2colFloatRows;
     k.depthwiseFloatSmallMap = isa_avx512::convDepthwiseFloatSmallMap;
     k.depthwise3x3FloatRowXnnOrder = isa_avx512::convDepthwise3x3FloatRowXnnOrder;
+    k.depthwiseProjectRow = isa_avx512::depthwiseProjectRow;
     if (cpuFeatures().avx512vnni) k.quantMicroKernel = isa_avx512vnni::convQuantMicroKernel;
   }
   return k;

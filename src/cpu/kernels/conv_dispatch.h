@@ -38,6 +38,9 @@ struct ConvIsaKernels {
   // One row of a 3x3 depthwise in XNNPACK's summation order (the band fusion's stand-in for
   // a depthwise layer XNNPACK runs); null below AVX-512.
   ConvDepthwise3x3RowFn* depthwise3x3FloatRowXnnOrder;
+  // One row of the 3x3 depthwise + 1x1 projection pair at channels % 16 == 8
+  // (depthwise_project.cc); null below AVX-512.
+  DepthwiseProjectRowFn* depthwiseProjectRow;
 };
 
 const ConvIsaKernels& convIsaKernels();

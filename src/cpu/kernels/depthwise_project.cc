@@ -32,8 +32,125 @@ bool depthwiseProjectAvailable(const DepthwiseProject& f) {
   return 4.0 * d.batches * d.outH * d.outW * d.outC >= kMinProjectFusionBytes;
 }
 
+bool depthwiseProjectPairsApply(const DepthwiseProject& f) {
+  const Geometry& d = f.depthwise;
+  const uint32_t c = d.outC;
+  return convIsaKernels().depthwiseProjectRow != nullptr && (c == 24 || c == 40 || c == 56) &&
+         f.weights->n <= 16 && d.filterH == 3 && d.filterW == 3 && d.p.strideH == 1 &&
+         d.p.strideW == 1 && d.p.dilationH == 1 && d.p.dilationW == 1 && d.p.padLeft >= 0 &&
+         d.p.padLeft <= 2 && d.p.padTop >= 0 && d.p.padTop <= 2;
+}
+
+bool depthwiseProjectStemAvailable(const DepthwiseProject& f) {
+  const Geometry &s = f.stem, &d = f.depthwise;
+  if (f.stemWeights == nullptr || !depthwiseProjectPairsApply(f) || !stemGemmPreferred(s) ||
+      s.p.nchw || f.stemWeights->n != s.outC || f.stemWeights->k != s.filterH * s.filterW * s.inC)
+    return false;
+  const uint32_t pairs = (d.outW + 1) / 2;
+  return s.batches == d.batches && s.outH == d.inH && s.outW == d.inW && s.outC == d.inC &&
+         static_cast<uint32_t>(d.p.padLeft) + d.inW <= 2 * pairs + 2;
+}
+
+namespace {
+
+// The pair on DepthwiseProjectRowFn (depthwiseProjectPairsApply): each thread copies the input
+// rows its output rows read once into a ring of three zero-padded rows.
+void depthwiseProjectPairs(const DepthwiseProject& f, const float* input, float* output,
+                           ThreadPool* pool, KernelScratch& ks) {
+  const Geometry& d = f.depthwise;
+  const PackedFloatWeights& w = *f.weights;
+  const uint32_t C = d.outC, outW = d.outW, outH = d.outH, inW = d.inW, inH = d.inH;
+  const uint32_t pairs = (outW + 1) / 2;
+  const size_t padW = static_cast<size_t>(2 * pairs + 2);  // columns of a padded row
+  const size_t padRow = padW * C, dwRow = static_cast<size_t>(2 * pairs) * C;
+  const uint32_t padLeft = static_cast<uint32_t>(d.p.padLeft);
+  const uint32_t copyCols =
+      static_cast<uint32_t>(std::min<size_t>(inW, padW > padLeft ? padW - padLeft : 0));
+  // The depthwise weights and bias twice over: lanes [0, C) pixel 2p, [C, 2C) pixel 2p + 1.
+  alignas(64) float pairFilter[9 * 2 * 56];
+  alignas(64) float pairBias[2 * 56];
+  for (uint32_t t = 0; t < 9; ++t)
+    for (uint32_t c = 0; c < 2 * C; ++c) pairFilter[t * 2 * C + c] = f.depthwiseFilter[t * C + c % C];
+  for (uint32_t c = 0; c < 2 * C; ++c)
+    pairBias[c] = f.depthwiseBias != nullptr ? f.depthwiseBias[c % C] : 0.0f;
+  DepthwiseProjectRowArgs base{};
+  base.channels = C;
+  base.outW = outW;
+  base.n = w.n;
+  base.pairFilter = pairFilter;
+  base.pairBias = pairBias;
+  activationRangeFloat(d.p.activation, &base.dwMin, &base.dwMax);
+  base.packed = w.data.data();
+  base.bias = f.projectBias;
+  activationRangeFloat(f.project.p.activation, &base.outMin, &base.outMax);
+  DepthwiseProjectRowFn* rowFn = convIsaKernels().depthwiseProjectRow;
+  const size_t imageIn = static_cast<size_t>(inH) * inW * C;
+  const size_t rows = static_cast<size_t>(d.batches) * outH;
+  const bool split = 4.0 * d.batches * d.outH * d.outW * d.outC >= 4.0 * 16384;
+  const size_t threads =
+      split && pool != nullptr ? static_cast<size_t>(pool->numThreads()) : 1;
+  const size_t slots = std::min(threads, rows);
+  // With the stem: one stem output row at a time into the ring, through the im2col panel.
+  const bool stem = f.stemWeights != nullptr;
+  ConvIm2colFloatArgs sa{};
+  size_t stemImage = 0, panelFloats = 0;
+  if (stem) {
+    setFloatArgs(f.stem, nullptr, nullptr, f.stemBias, nullptr, &sa.conv);
+    sa.conv.outC = f.stem.outC;
+    sa.conv.batches = 1;
+    sa.packed = f.stemWeights->data.data();
+    stemImage = static_cast<size_t>(f.stem.inH) * f.stem.inW * f.stem.inC;
+    panelFloats = static_cast<size_t>(f.stem.outW) * f.stemWeights->k;
+  }
+  ConvIm2colFloatRowsFn* stemRow = convIsaKernels().im2colFloatRows;
+  ks.slots.reserve(slots, (3 * padRow + dwRow + panelFloats) * sizeof(float));
+  runSlots(split ? pool : nullptr, rows, slots, [&](size_t begin, size_t end, size_t slot) {
+    float* ring = ks.slots.slot<float>(slot);
+    float* panel = ring + 3 * padRow + dwRow;
+    std::fill(ring, ring + 3 * padRow, 0.0f);  // the padding columns stay zero
+    int64_t held[3] = {-1, -1, -1};            // batch * inH + input row in each ring row
+    DepthwiseProjectRowArgs a = base;
+    a.dwRow = ring + 3 * padRow;
+    for (size_t r = begin; r < end; ++r) {
+      const size_t b = r / outH;
+      const int64_t oh = static_cast<int64_t>(r % outH);
+      for (int kh = 0; kh < 3; ++kh) {
+        const int64_t ih = oh - d.p.padTop + kh;
+        if (ih < 0 || ih >= static_cast<int64_t>(inH)) {
+          a.rows[kh] = nullptr;
+          continue;
+        }
+        const int64_t key = static_cast<int64_t>(b) * inH + ih;
+        float* dst = ring + static_cast<size_t>(key % 3) * padRow;
+        if (held[key % 3] != key) {
+          if (stem) {
+            // Stem row ih as row 0 of a stem whose top padding is shifted (same sums).
+            ConvIm2colFloatArgs ra = sa;
+            ra.conv.input = input + b * stemImage;
+            ra.conv.padTop = f.stem.p.padTop - static_cast<int32_t>(ih) * f.stem.p.strideH;
+            ra.conv.outH = 1;
+            ra.conv.output = dst + static_cast<size_t>(padLeft) * C;
+            stemRow(ra, 0, 1, panel);
+          } else {
+            std::copy_n(input + b * imageIn + static_cast<size_t>(ih) * inW * C,
+                        static_cast<size_t>(copyCols) * C, dst + static_cast<size_t>(padLeft) * C);
+          }
+          held[key % 3] = key;
+        }
+        a.rows[kh] = dst;
+      }
+      a.out = output + r * outW * w.n;
+      rowFn(a);
+    }
+  });
+}
+
+}  // namespace
+
 void depthwiseProjectFloat(const DepthwiseProject& f, const float* input, float* output,
                            ThreadPool* pool, KernelScratch& ks) {
+  if (depthwiseProjectPairsApply(f) && (f.stemWeights == nullptr || depthwiseProjectStemAvailable(f)))
+    return depthwiseProjectPairs(f, input, output, pool, ks);
   const Geometry &d = f.depthwise, &p = f.project;
   const PackedFloatWeights& w = *f.weights;
   ConvDepthwiseFloatArgs da{};

@@ -32,8 +32,16 @@ uint64_t expandDepthwiseRuns();
 // the 1x1 layer on the panel GEMM, the depthwise output at least 1 MB. The plan pairs them the
 // other way round: the 1x1 layer's step runs both (SubgraphPlan::kDepthwiseProject).
 bool depthwiseProjectFusable(const OpContext& depthwise, const OpContext& conv);
-Status runDepthwiseProject(OpContext& depthwise, OpContext& conv);
+// And the CONV_2D writing the depthwise layer's input, where only the depthwise layer reads it
+// (the stem of an image model on the float32 im2col GEMM, the pixel-pair kernel for the pair:
+// depthwiseProjectStemAvailable in depthwise_project.h): the 1x1 layer's step runs all three,
+// the stem's step nothing. Same values as the three run apart.
+bool depthwiseProjectStemFusable(const OpContext& stem, const OpContext& depthwise,
+                                 const OpContext& conv);
+// `stem` may be null (the pair alone).
+Status runDepthwiseProject(OpContext& depthwise, OpContext& conv, OpContext* stem = nullptr);
 uint64_t depthwiseProjectRuns();
+uint64_t depthwiseProjectStemRuns();  // the runs with a stem
 
 // A relaxed model's 1x1 CONV_2D on the float16 GEMM and the ADD that alone reads its output,
 // optionally with the zero channel PAD of the ADD's other input that only the ADD reads

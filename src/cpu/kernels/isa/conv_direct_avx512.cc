@@ -512,5 +512,94 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
   for (; ow < static_cast<int32_t>(outW); ++ow) pixel(ow);
 }
 
+// ---- the 3x3 depthwise + 1x1 projection pair, channels % 16 == 8 ---------------------------
+
+namespace {
+
+// NB pixel pairs from pair p0 of the depthwise row (V vectors of 16 lanes per pair, V * 8
+// channels), every tap inside the padded rows.
+template <int V, int NB>
+inline void dwPairBlock(const DepthwiseProjectRowArgs& a, uint32_t p0, __m512 lo, __m512 hi) {
+  constexpr int C = 8 * V, P = 16 * V;
+  __m512 acc[NB][V];
+#pragma GCC unroll 16
+  for (int j = 0; j < NB; ++j)
+#pragma GCC unroll 8
+    for (int v = 0; v < V; ++v) acc[j][v] = _mm512_loadu_ps(a.pairBias + 16 * v);
+  for (int kh = 0; kh < 3; ++kh) {
+    if (a.rows[kh] == nullptr) continue;
+    const float* row = a.rows[kh] + static_cast<size_t>(p0) * P;
+    // Keeps each tap's address a displacement from `row` (GCC otherwise folds p0 * P into one
+    // register per tap offset and runs out of registers).
+    __asm__("" : "+r"(row));
+#pragma GCC unroll 3
+    for (int kw = 0; kw < 3; ++kw) {
+      __m512 w[V];
+#pragma GCC unroll 8
+      for (int v = 0; v < V; ++v) w[v] = _mm512_loadu_ps(a.pairFilter + (kh * 3 + kw) * P + 16 * v);
+      const float* src = row + kw * C;
+#pragma GCC unroll 16
+      for (int j = 0; j < NB; ++j)
+#pragma GCC unroll 8
+        for (int v = 0; v < V; ++v)
+          acc[j][v] = _mm512_fmadd_ps(_mm512_loadu_ps(src + j * P + 16 * v), w[v], acc[j][v]);
+    }
+  }
+  float* o = a.dwRow + static_cast<size_t>(p0) * P;
+#pragma GCC unroll 16
+  for (int j = 0; j < NB; ++j)
+#pragma GCC unroll 8
+    for (int v = 0; v < V; ++v) _mm512_storeu_ps(o + j * P + 16 * v, clampV(acc[j][v], lo, hi));
+}
+
+// NP output pixels from pixel px of the 1x1 layer (C inputs, at most 16 outputs).
+template <int C, int NP>
+inline void projectBlock(const DepthwiseProjectRowArgs& a, uint32_t px, __m512 b, __mmask16 m,
+                         __m512 lo, __m512 hi) {
+  __m512 acc[NP];
+#pragma GCC unroll 16
+  for (int j = 0; j < NP; ++j) acc[j] = b;
+  const float* x = a.dwRow + static_cast<size_t>(px) * C;
+#pragma GCC unroll 8
+  for (int k = 0; k < C; ++k) {
+    const __m512 w = _mm512_loadu_ps(a.packed + static_cast<size_t>(k) * kConvTileN);
+#pragma GCC unroll 16
+    for (int j = 0; j < NP; ++j) acc[j] = _mm512_fmadd_ps(_mm512_set1_ps(x[j * C + k]), w, acc[j]);
+  }
+  float* o = a.out + static_cast<size_t>(px) * a.n;
+#pragma GCC unroll 16
+  for (int j = 0; j < NP; ++j) _mm512_mask_storeu_ps(o + j * a.n, m, clampV(acc[j], lo, hi));
+}
+
+template <int V>
+void depthwiseProjectRowV(const DepthwiseProjectRowArgs& a) {
+  constexpr int NB = V == 3 ? 4 : 2;  // 12 or 10-14 accumulators
+  constexpr int NP = 8;
+  const uint32_t pairs = (a.outW + 1) / 2;
+  {
+    const __m512 lo = _mm512_set1_ps(a.dwMin), hi = _mm512_set1_ps(a.dwMax);
+    uint32_t p = 0;
+    for (; p + NB <= pairs; p += NB) dwPairBlock<V, NB>(a, p, lo, hi);
+    for (; p < pairs; ++p) dwPairBlock<V, 1>(a, p, lo, hi);
+  }
+  const __m512 lo = _mm512_set1_ps(a.outMin), hi = _mm512_set1_ps(a.outMax);
+  const __mmask16 m = laneMask(a.n);
+  const __m512 b = a.bias != nullptr ? _mm512_maskz_loadu_ps(m, a.bias) : _mm512_setzero_ps();
+  uint32_t px = 0;
+  for (; px + NP <= a.outW; px += NP) projectBlock<8 * V, NP>(a, px, b, m, lo, hi);
+  for (; px < a.outW; ++px) projectBlock<8 * V, 1>(a, px, b, m, lo, hi);
+}
+
+}  // namespace
+
+void depthwiseProjectRow(const DepthwiseProjectRowArgs& a) {
+  switch (a.channels) {
+    case 24: depthwiseProjectRowV<3>(a); break;
+    case 40: depthwiseProjectRowV<5>(a); break;
+    case 56: depthwiseProjectRowV<7>(a); break;
+    default: break;  // the caller checks depthwiseProjectRowChannels
+  }
+}
+
 }  // namespace isa_avx512
 }  // namespace nn

@@ -152,6 +152,33 @@ namespace isa_avx512 {
 ConvDepthwise3x3RowFn convDepthwise3x3FloatRowXnnOrder;
 }  // namespace isa_avx512
 
+// One output row of a 3x3 stride-1 depthwise layer (depth multiplier 1, dilation 1) with
+// channels % 16 == 8 (24, 40 or 56) and the 1x1 CONV_2D with at most 16 outputs reading it
+// (the depthwise + projection band fusion, depthwise_project.cc). The depthwise layer runs on
+// pixel pairs: two neighbouring pixels' channels are 2 * channels floats, a whole number of
+// vectors, where convDepthwiseFloatRowsDirect leaves half of its last vector empty. The input
+// rows are zero-padded copies, so every output pixel is an interior one. Same values as the
+// direct depthwise kernel and the panel GEMM run apart (each sum from the bias, taps in filter
+// order, then the 1x1 layer's inputs in order), except that a padding tap adds a zero product
+// where those kernels skip it (the sign of a zero sum, a non-finite weight).
+struct DepthwiseProjectRowArgs {
+  const float* rows[3];   // padded input rows kh = 0, 1, 2 (column ow + kw feeds output ow);
+                          // null: a padding row (its taps skipped)
+  uint32_t channels, outW, n;  // n: the 1x1 layer's outputs, 1..16
+  const float* pairFilter;     // [9][2 * channels]: tap t's weights twice over
+  const float* pairBias;       // [2 * channels]
+  float dwMin, dwMax;
+  const float* packed;    // the 1x1 layer's weights in the panel GEMM's layout (tile 0: [k][32])
+  const float* bias;      // [n]; null: zero
+  float outMin, outMax;
+  float* dwRow;           // scratch: (outW rounded up to even) * channels floats
+  float* out;             // [outW][n]
+};
+using DepthwiseProjectRowFn = void(const DepthwiseProjectRowArgs& a);
+namespace isa_avx512 {
+DepthwiseProjectRowFn depthwiseProjectRow;
+}  // namespace isa_avx512
+
 // Depthwise for narrow maps (depthwise_small_avx512.cc): depth multiplier 1, dilation 1,
 // filterW 3 or 5, strideW 1 or 2. Units [unitBegin, unitEnd) of (group of groupBlocks
 // 16-channel blocks, output row): unit = group * rows + row, or with rowMajor
