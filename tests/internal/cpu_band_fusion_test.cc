@@ -16,12 +16,14 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
 
 #include "cpu/isa.h"
 #include "cpu/kernels/expand_depthwise.h"
+#include "cpu/kernels/gemm_half.h"
 #include "test_util.h"
 
 namespace {
@@ -380,16 +382,17 @@ TEST(CpuProjectFusion, DynamicShapesRunApart) {
   expectDynamicSame(st, dy, &nn::depthwiseProjectRuns);
 }
 
-// x [batches, 2h, 2w, 3] -> CONV_2D 3x3 stride 2 (SAME, or explicit {1, 1, 1, 1} when
+// x [batches, 2h, 2w, stemIn] -> CONV_2D 3x3 stride 2 (SAME, or explicit {1, 1, 1, 1} when
 // `explicitPad`, stemAct) -> the pair of `c` (its input [batches, h', w', c.c]).
 void buildWithStem(const Case& c, bool explicitPad, int32_t stemAct, Built* b,
-                   bool relaxed = false) {
+                   bool relaxed = false, uint32_t stemIn = 3) {
   ModelBuilder& m = b->m;
   const uint32_t ih = 2 * c.h, iw = 2 * c.w;
-  const uint32_t x = m.addOperand(kF32, {c.batches, ih, iw, 3});
-  b->inputs.push_back(bytesOf(randomFloats(static_cast<size_t>(c.batches) * ih * iw * 3, 6)));
-  const uint32_t ws = m.addConstant<float>(kF32, {c.c, 3, 3, 3},
-                                           randomFloats(static_cast<size_t>(c.c) * 27, 7));
+  const uint32_t x = m.addOperand(kF32, {c.batches, ih, iw, stemIn});
+  b->inputs.push_back(
+      bytesOf(randomFloats(static_cast<size_t>(c.batches) * ih * iw * stemIn, 6)));
+  const uint32_t ws = m.addConstant<float>(kF32, {c.c, 3, 3, stemIn},
+                                           randomFloats(static_cast<size_t>(c.c) * 9 * stemIn, 7));
   const uint32_t bs = m.addConstant<float>(kF32, {c.c}, randomFloats(c.c, 8));
   const uint32_t sh = outSize(ih, 2, explicitPad ? 0 : kSame, 1, 1);
   const uint32_t sw = outSize(iw, 2, explicitPad ? 0 : kSame, 1, 1);
@@ -424,18 +427,24 @@ void buildWithStem(const Case& c, bool explicitPad, int32_t stemAct, Built* b,
   b->outBytes = static_cast<size_t>(c.batches) * oh * ow * c.outC * sizeof(float);
 }
 
-void expectSameWithStem(const Case& c, bool explicitPad, int32_t stemAct, bool fuses = true) {
+void expectSameWithStem(const Case& c, bool explicitPad, int32_t stemAct, bool fuses = true,
+                        uint32_t stemIn = 3) {
   SCOPED_TRACE(describe(c) + (explicitPad ? " stem explicit" : " stem SAME") + " stem act " +
-               std::to_string(stemAct));
+               std::to_string(stemAct) + " stem channels " + std::to_string(stemIn));
   Built b;
-  buildWithStem(c, explicitPad, stemAct, &b);
+  buildWithStem(c, explicitPad, stemAct, &b, false, stemIn);
   expectSameBits(b, &nn::depthwiseProjectStemRuns, fuses);
 }
 
 // The stem convolution (3 channels, 3x3 stride 2) writing the pair's input runs in the pair's
 // step too (depthwiseProjectStemFusable): hand_landmark's 224x224x3 -> 112x112x24 -> 16, odd
-// sizes, explicit paddings, two images (stem rows computed per image), activations.
+// sizes, explicit paddings, two images (stem rows computed per image), activations, 2 to 4
+// input channels.
 TEST(CpuProjectFusion, WithStem) {
+  expectSameWithStem({1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false, kRelu,
+                     true, 4);
+  expectSameWithStem({2, 61, 57, 40, 16, 1, kSame, {0, 0, 0, 0}, kRelu, kNone}, true, kNone,
+                     true, 2);
   expectSameWithStem({1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false, kRelu);
   expectSameWithStem({2, 97, 103, 24, 11, 1, kSame, {0, 0, 0, 0}, kRelu6, kRelu}, true, kNone);
   expectSameWithStem({1, 91, 99, 40, 16, 1, 0, {2, 1, 0, 2}, kNone, kRelu1}, false, kRelu6);
@@ -475,4 +484,112 @@ TEST(CpuProjectFusion, NotFusedElsewhere) {
 }
 
 }  // namespace project
+}  // namespace
+
+// ---- float16 expansion + depthwise (relaxed) --------------------------------------------------
+
+namespace {
+namespace expand_half {
+
+struct Case {
+  uint32_t batches, h, w, inC, expC;
+  int32_t stride;
+  int32_t implicit;  // 1 SAME, 2 VALID; else explicit pad
+  int32_t pad[4];
+  int32_t convAct, dwAct;
+};
+
+// A relaxed model x -> CONV_2D 1x1 (expC) -> DEPTHWISE_CONV_2D 3x3 -> CONV_2D 1x1 (-> 24) -> y:
+// the CPU driver stores both intermediates in float16 (the last 1x1 layer reads float16), so
+// the first two layers are the float16 pair.
+void build(const Case& c, Built* b) {
+  ModelBuilder& m = b->m;
+  const uint32_t x = m.addOperand(kF32, {c.batches, c.h, c.w, c.inC});
+  b->inputs.push_back(
+      bytesOf(randomFloats(static_cast<size_t>(c.batches) * c.h * c.w * c.inC, 1)));
+  const uint32_t wc = m.addConstant<float>(kF32, {c.expC, 1, 1, c.inC},
+                                           randomFloats(static_cast<size_t>(c.expC) * c.inC, 2));
+  const uint32_t bc = m.addConstant<float>(kF32, {c.expC}, randomFloats(c.expC, 3));
+  const uint32_t t = m.addOperand(kF32, {c.batches, c.h, c.w, c.expC});
+  m.addOperation(ANEURALNETWORKS_CONV_2D,
+                 {x, wc, bc, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(c.convAct)},
+                 {t});
+  const uint32_t wd = m.addConstant<float>(kF32, {1, 3, 3, c.expC},
+                                           randomFloats(static_cast<size_t>(9) * c.expC, 4));
+  const uint32_t bd = m.addConstant<float>(kF32, {c.expC}, randomFloats(c.expC, 5));
+  const uint32_t oh = outSize(c.h, c.stride, c.implicit, c.pad[0], c.pad[1]);
+  const uint32_t ow = outSize(c.w, c.stride, c.implicit, c.pad[2], c.pad[3]);
+  const uint32_t u = m.addOperand(kF32, {c.batches, oh, ow, c.expC});
+  addDepthwise3x3(&m, t, wd, bd, c.implicit, c.pad, c.stride, c.dwAct, u);
+  const uint32_t wp = m.addConstant<float>(kF32, {24, 1, 1, c.expC},
+                                           randomFloats(static_cast<size_t>(24) * c.expC, 6));
+  const uint32_t bp = m.addConstant<float>(kF32, {24}, randomFloats(24, 7));
+  const uint32_t y = m.addOperand(kF32, {c.batches, oh, ow, 24});
+  m.addOperation(ANEURALNETWORKS_CONV_2D,
+                 {u, wp, bp, m.addInt32(0), m.addInt32(0), m.addInt32(0), m.addInt32(0),
+                  m.addInt32(1), m.addInt32(1), m.addInt32(kNone)},
+                 {y});
+  ASSERT_EQ(m.finish({x}, {y}, /*relaxed=*/true), ANEURALNETWORKS_NO_ERROR);
+  b->outBytes = static_cast<size_t>(c.batches) * oh * ow * 24 * sizeof(float);
+}
+
+// Fused where the processor has the float16 kernels and `fuses`, the same bits as with the
+// fusion off, at 1 and 2 threads; within relaxed tolerance of the reference device.
+void expectSame(const Case& c, bool fuses = true) {
+  SCOPED_TRACE(std::to_string(c.batches) + "x" + std::to_string(c.h) + "x" + std::to_string(c.w) +
+               "x" + std::to_string(c.inC) + "->" + std::to_string(c.expC) + " stride " +
+               std::to_string(c.stride) + " implicit " + std::to_string(c.implicit));
+  Built b;
+  build(c, &b);
+  const nntest::RunResult ref = run(b, "nnapi-cpu-reference", true, "1");
+  ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
+  for (const char* threads : {"1", "2"}) {
+    SCOPED_TRACE(std::string("threads ") + threads);
+    const uint64_t before = nn::expandDepthwiseHalfRuns();
+    const nntest::RunResult fused = run(b, "nnapi-cpu", true, threads);
+    const uint64_t ran = nn::expandDepthwiseHalfRuns() - before;
+    const nntest::RunResult plain = run(b, "nnapi-cpu", false, threads);
+    ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+    ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
+    if (fuses && nn::conv::halfGemmAvailable()) {
+      EXPECT_GE(ran, 1u) << "the pair was not fused";
+    } else {
+      EXPECT_EQ(ran, 0u) << "fused a pair that does not qualify";
+    }
+    EXPECT_EQ(nn::expandDepthwiseHalfRuns() - before, ran) << "fused with the fusion off";
+    ASSERT_EQ(fused.outputs.size(), 1u);
+    ASSERT_EQ(plain.outputs.size(), 1u);
+    EXPECT_TRUE(fused.outputs[0] == plain.outputs[0]) << "fused and unfused differ";
+    const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
+    const std::vector<float> r = valuesOf<float>(ref.outputs[0]);
+    ASSERT_EQ(a.size(), r.size());
+    float maxRef = 0.f, maxDiff = 0.f;
+    for (size_t i = 0; i < a.size(); ++i) {
+      maxRef = std::max(maxRef, std::fabs(r[i]));
+      maxDiff = std::max(maxDiff, std::fabs(a[i] - r[i]));
+    }
+    EXPECT_LE(maxDiff, 1e-2f * maxRef) << "relaxed result far from the reference";
+  }
+}
+
+// hand_landmark's 112x112x16 -> 64, stride 2, SAME; odd sizes, explicit paddings (a window
+// row above the image), two images, activations.
+TEST(CpuExpandHalfFusion, Shapes) {
+  expectSame({1, 112, 112, 16, 64, 2, kSame, {0, 0, 0, 0}, kNone, kRelu6});
+  expectSame({1, 97, 101, 24, 144, 2, kSame, {0, 0, 0, 0}, kRelu6, kNone});
+  expectSame({2, 75, 93, 16, 96, 2, 0, {1, 2, 1, 0}, kRelu, kRelu1});
+  expectSame({1, 121, 64, 32, 72, 2, kValid, {0, 0, 0, 0}, kNone, kNone});
+}
+
+// Not fused: stride 1, an expansion output under 1 MB (it stays in L2), a map under 48 wide
+// (short row GEMMs), an expansion to fewer than 32 channels (the narrow float16 GEMM).
+TEST(CpuExpandHalfFusion, NotFusedElsewhere) {
+  expectSame({1, 97, 101, 24, 144, 1, kSame, {0, 0, 0, 0}, kRelu6, kNone}, false);
+  expectSame({1, 56, 56, 16, 96, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+  expectSame({1, 400, 40, 16, 64, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+  expectSame({1, 256, 256, 32, 24, 2, kSame, {0, 0, 0, 0}, kNone, kNone}, false);
+}
+
+}  // namespace expand_half
 }  // namespace

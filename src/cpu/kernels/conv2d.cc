@@ -18,6 +18,7 @@
 #include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/conv_reference.h"
 #include "cpu/kernels/expand_depthwise.h"
+#include "cpu/kernels/expand_depthwise_half.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/gemm_half_residual.h"
 #include "cpu/kernels/depthwise_project.h"
@@ -210,15 +211,63 @@ bool bandFusionEnabled() {
   return v == nullptr || strcmp(v, "0") != 0;
 }
 
+namespace {
+
+// The float16 pair of a relaxed model (expand_depthwise_half.h): the expansion on the float16
+// GEMM with a float16 output (its halfData path), the depthwise layer on the float16 kernel
+// reading and writing float16 (its halfData path), float32 bias.
+bool describeExpandDepthwiseHalf(const OpContext& conv, const OpContext& dw,
+                                 ExpandDepthwiseHalf* f) {
+  if (!conv.relaxed() || !dw.relaxed() || conv.numInputs() < 3 || dw.numInputs() < 3 ||
+      (!floatTensor(conv, 0) && conv.inputType(0) != OperandType::TENSOR_FLOAT16) ||
+      !floatTensor(conv, 2) || !constantInput(conv, 1) || !constantInput(conv, 2) ||
+      conv.outputShape(0).type != OperandType::TENSOR_FLOAT16 ||
+      dw.inputType(0) != OperandType::TENSOR_FLOAT16 ||
+      dw.outputShape(0).type != OperandType::TENSOR_FLOAT16)
+    return false;
+  const auto* cs = static_cast<const ConvState*>(conv.state());
+  if (cs == nullptr || !cs->halfWeights || cs->halfStem || cs->useXnnpack) return false;
+  if (resolveGeometry(conv, false, &f->expand) != kOk ||
+      resolveGeometry(dw, true, &f->depthwise) != kOk)
+    return false;
+  f->weights = &*cs->halfWeights;
+  f->expandBias = conv.input<float>(2);
+  f->depthwiseWeights = preparedHalfDepthwise(dw, f->depthwise);
+  return expandDepthwiseHalfAvailable(*f);
+}
+
+std::atomic<uint64_t> gExpandDepthwiseHalfRuns{0};
+
+}  // namespace
+
 bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise) {
   ExpandDepthwise f;
-  return describeExpandDepthwise(conv, depthwise, &f);
+  ExpandDepthwiseHalf h;
+  return describeExpandDepthwise(conv, depthwise, &f) ||
+         describeExpandDepthwiseHalf(conv, depthwise, &h);
+}
+
+uint64_t expandDepthwiseHalfRuns() {
+  return gExpandDepthwiseHalfRuns.load(std::memory_order_relaxed);
 }
 
 Status runExpandDepthwise(OpContext& conv, OpContext& depthwise) {
   ExpandDepthwise f;
-  if (!describeExpandDepthwise(conv, depthwise, &f))
-    return depthwise.fail("the expansion + depthwise band fusion no longer applies");
+  if (!describeExpandDepthwise(conv, depthwise, &f)) {
+    ExpandDepthwiseHalf h;
+    if (!describeExpandDepthwiseHalf(conv, depthwise, &h))
+      return depthwise.fail("the expansion + depthwise band fusion no longer applies");
+    if (depthwise.outputShape(0).count() == 0) return kOk;
+    Conv2dScratch fallback;
+    Conv2dScratch& sc = scratchOr(depthwise, fallback);
+    const bool halfIn = conv.inputType(0) == OperandType::TENSOR_FLOAT16;
+    expandDepthwiseHalf(h, halfIn ? nullptr : conv.input<float>(0),
+                        halfIn ? conv.input<Half>(0) : nullptr, depthwise.output<Half>(0),
+                        depthwise.threadPool(), sc.kernel);
+    gExpandDepthwiseRuns.fetch_add(1, std::memory_order_relaxed);
+    gExpandDepthwiseHalfRuns.fetch_add(1, std::memory_order_relaxed);
+    return kOk;
+  }
   if (depthwise.outputShape(0).count() == 0) return kOk;
   Conv2dScratch fallback;
   Conv2dScratch& sc = scratchOr(depthwise, fallback);

@@ -105,4 +105,12 @@ constexpr Kernels kDepthwise = {resolveWindowGeometry<true>, &kDepthwiseReferenc
 
 NN_DEFINE_CONV_KERNEL(DEPTHWISE_CONV_2D, kDepthwise);
 
+namespace conv {
+const PackedHalfDepthwise* preparedHalfDepthwise(const OpContext& ctx, const Geometry& g) {
+  const auto* st = static_cast<const DepthwiseState*>(ctx.state());
+  if (st == nullptr || !st->halfFilter || !halfDepthwisePreferred(ctx, g)) return nullptr;
+  return &*st->halfFilter;
+}
+}  // namespace conv
+
 }  // namespace nn

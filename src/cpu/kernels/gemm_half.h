@@ -55,6 +55,9 @@ void packHalfDepthwise(const float* filter, const float* bias, uint32_t taps, ui
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g);
 void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
                    float* outF, ThreadPool* pool);
+// A DEPTHWISE_CONV_2D's float16 filter as its init packed it (depthwise_conv2d.cc), where its
+// execution takes halfDepthwise; else null. `ctx` after init, g its geometry.
+const PackedHalfDepthwise* preparedHalfDepthwise(const OpContext& ctx, const Geometry& g);
 
 // Weights W[n][k] (row-major, k contiguous) rounded to float16 and packed in kHalfTileN-column
 // tiles, or up to kHalfNarrowMaxN columns for the narrow kernel (gemm_half_isa.h).
