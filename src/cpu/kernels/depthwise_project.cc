@@ -62,7 +62,7 @@ void depthwiseProjectPairs(const DepthwiseProject& f, const float* input, float*
   const uint32_t C = d.outC, outW = d.outW, outH = d.outH, inW = d.inW, inH = d.inH;
   const uint32_t pairs = (outW + 1) / 2;
   const size_t padW = static_cast<size_t>(2 * pairs + 2);  // columns of a padded row
-  const size_t padRow = padW * C, dwRow = static_cast<size_t>(2 * pairs) * C;
+  const size_t padRow = padW * C, dwRow = static_cast<size_t>(8) * C;
   const uint32_t padLeft = static_cast<uint32_t>(d.p.padLeft);
   const uint32_t copyCols =
       static_cast<uint32_t>(std::min<size_t>(inW, padW > padLeft ? padW - padLeft : 0));

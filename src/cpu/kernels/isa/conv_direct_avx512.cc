@@ -519,7 +519,8 @@ namespace {
 // NB pixel pairs from pair p0 of the depthwise row (V vectors of 16 lanes per pair, V * 8
 // channels), every tap inside the padded rows.
 template <int V, int NB>
-inline void dwPairBlock(const DepthwiseProjectRowArgs& a, uint32_t p0, __m512 lo, __m512 hi) {
+inline void dwPairBlock(const DepthwiseProjectRowArgs& a, uint32_t p0, __m512 lo, __m512 hi,
+                        float* o) {
   constexpr int C = 8 * V, P = 16 * V;
   __m512 acc[NB][V];
 #pragma GCC unroll 16
@@ -545,7 +546,6 @@ inline void dwPairBlock(const DepthwiseProjectRowArgs& a, uint32_t p0, __m512 lo
           acc[j][v] = _mm512_fmadd_ps(_mm512_loadu_ps(src + j * P + 16 * v), w[v], acc[j][v]);
     }
   }
-  float* o = a.dwRow + static_cast<size_t>(p0) * P;
 #pragma GCC unroll 16
   for (int j = 0; j < NB; ++j)
 #pragma GCC unroll 8
@@ -554,12 +554,11 @@ inline void dwPairBlock(const DepthwiseProjectRowArgs& a, uint32_t p0, __m512 lo
 
 // NP output pixels from pixel px of the 1x1 layer (C inputs, at most 16 outputs).
 template <int C, int NP>
-inline void projectBlock(const DepthwiseProjectRowArgs& a, uint32_t px, __m512 b, __mmask16 m,
-                         __m512 lo, __m512 hi) {
+inline void projectBlock(const DepthwiseProjectRowArgs& a, const float* x, uint32_t px, __m512 b,
+                         __mmask16 m, __m512 lo, __m512 hi) {
   __m512 acc[NP];
 #pragma GCC unroll 16
   for (int j = 0; j < NP; ++j) acc[j] = b;
-  const float* x = a.dwRow + static_cast<size_t>(px) * C;
 #pragma GCC unroll 8
   for (int k = 0; k < C; ++k) {
     const __m512 w = _mm512_loadu_ps(a.packed + static_cast<size_t>(k) * kConvTileN);
@@ -571,23 +570,33 @@ inline void projectBlock(const DepthwiseProjectRowArgs& a, uint32_t px, __m512 b
   for (int j = 0; j < NP; ++j) _mm512_mask_storeu_ps(o + j * a.n, m, clampV(acc[j], lo, hi));
 }
 
+// Block by block: the depthwise layer's 2 * NB pixels into dwRow, then the 1x1 layer's from
+// them, so that the few lines of dwRow stay in L1 (with the whole depthwise row first, the
+// ring rows, that row and the output row overflowed L1).
 template <int V>
 void depthwiseProjectRowV(const DepthwiseProjectRowArgs& a) {
   constexpr int NB = V == 3 ? 4 : 2;  // 12 or 10-14 accumulators
-  constexpr int NP = 8;
+  constexpr int C = 8 * V;
   const uint32_t pairs = (a.outW + 1) / 2;
-  {
-    const __m512 lo = _mm512_set1_ps(a.dwMin), hi = _mm512_set1_ps(a.dwMax);
-    uint32_t p = 0;
-    for (; p + NB <= pairs; p += NB) dwPairBlock<V, NB>(a, p, lo, hi);
-    for (; p < pairs; ++p) dwPairBlock<V, 1>(a, p, lo, hi);
-  }
+  const __m512 dlo = _mm512_set1_ps(a.dwMin), dhi = _mm512_set1_ps(a.dwMax);
   const __m512 lo = _mm512_set1_ps(a.outMin), hi = _mm512_set1_ps(a.outMax);
   const __mmask16 m = laneMask(a.n);
   const __m512 b = a.bias != nullptr ? _mm512_maskz_loadu_ps(m, a.bias) : _mm512_setzero_ps();
-  uint32_t px = 0;
-  for (; px + NP <= a.outW; px += NP) projectBlock<8 * V, NP>(a, px, b, m, lo, hi);
-  for (; px < a.outW; ++px) projectBlock<8 * V, 1>(a, px, b, m, lo, hi);
+  uint32_t p = 0;
+  for (; p + NB <= pairs; p += NB) {
+    dwPairBlock<V, NB>(a, p, dlo, dhi, a.dwRow);
+    if (2 * (p + NB) <= a.outW) {
+      projectBlock<C, 2 * NB>(a, a.dwRow, 2 * p, b, m, lo, hi);
+    } else {
+      for (uint32_t px = 2 * p; px < a.outW; ++px)
+        projectBlock<C, 1>(a, a.dwRow + static_cast<size_t>(px - 2 * p) * C, px, b, m, lo, hi);
+    }
+  }
+  for (; p < pairs; ++p) {
+    dwPairBlock<V, 1>(a, p, dlo, dhi, a.dwRow);
+    for (uint32_t px = 2 * p; px < a.outW && px < 2 * p + 2; ++px)
+      projectBlock<C, 1>(a, a.dwRow + static_cast<size_t>(px - 2 * p) * C, px, b, m, lo, hi);
+  }
 }
 
 }  // namespace

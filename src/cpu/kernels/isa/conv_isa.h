@@ -171,7 +171,7 @@ struct DepthwiseProjectRowArgs {
   const float* packed;    // the 1x1 layer's weights in the panel GEMM's layout (tile 0: [k][32])
   const float* bias;      // [n]; null: zero
   float outMin, outMax;
-  float* dwRow;           // scratch: (outW rounded up to even) * channels floats
+  float* dwRow;           // scratch: 8 * channels floats (one block of depthwise pixels)
   float* out;             // [outW][n]
 };
 using DepthwiseProjectRowFn = void(const DepthwiseProjectRowArgs& a);
