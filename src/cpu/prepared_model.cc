@@ -190,7 +190,7 @@ Status planArena(SubgraphPlan* plan) {
         plan->fusedExpansion[plan->order[step]] != SubgraphPlan::kNoPartner)
       last[sg.operations[plan->fusedExpansion[plan->order[step]]].inputs[0]] =
           static_cast<int64_t>(step);
-    // A fused ADD step reads the skipped PAD's input too.
+    // A fused ADD step reads the skipped PAD's input too, a fused projection step the stem's.
     if (!plan->residualPad.empty() &&
         plan->residualPad[plan->order[step]] != SubgraphPlan::kNoPartner)
       last[sg.operations[plan->residualPad[plan->order[step]]].inputs[0]] =
