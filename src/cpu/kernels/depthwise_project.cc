@@ -70,7 +70,8 @@ void depthwiseProjectPairs(const DepthwiseProject& f, const float* input, float*
   alignas(64) float pairFilter[9 * 2 * 56];
   alignas(64) float pairBias[2 * 56];
   for (uint32_t t = 0; t < 9; ++t)
-    for (uint32_t c = 0; c < 2 * C; ++c) pairFilter[t * 2 * C + c] = f.depthwiseFilter[t * C + c % C];
+    for (uint32_t c = 0; c < 2 * C; ++c)
+      pairFilter[t * 2 * C + c] = f.depthwiseFilter[t * C + c % C];
   for (uint32_t c = 0; c < 2 * C; ++c)
     pairBias[c] = f.depthwiseBias != nullptr ? f.depthwiseBias[c % C] : 0.0f;
   DepthwiseProjectRowArgs base{};
@@ -149,7 +150,9 @@ void depthwiseProjectPairs(const DepthwiseProject& f, const float* input, float*
 
 void depthwiseProjectFloat(const DepthwiseProject& f, const float* input, float* output,
                            ThreadPool* pool, KernelScratch& ks) {
-  if (depthwiseProjectPairsApply(f) && (f.stemWeights == nullptr || depthwiseProjectStemAvailable(f)))
+  // With a stem (depthwiseProjectStemAvailable, which includes depthwiseProjectPairsApply),
+  // `input` is the stem's.
+  if (f.stemWeights != nullptr || depthwiseProjectPairsApply(f))
     return depthwiseProjectPairs(f, input, output, pool, ks);
   const Geometry &d = f.depthwise, &p = f.project;
   const PackedFloatWeights& w = *f.weights;

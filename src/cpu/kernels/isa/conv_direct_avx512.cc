@@ -606,7 +606,7 @@ void depthwiseProjectRow(const DepthwiseProjectRowArgs& a) {
     case 24: depthwiseProjectRowV<3>(a); break;
     case 40: depthwiseProjectRowV<5>(a); break;
     case 56: depthwiseProjectRowV<7>(a); break;
-    default: break;  // the caller checks depthwiseProjectRowChannels
+    default: break;  // the caller checks the channels (depthwiseProjectPairsApply)
   }
 }
 
