@@ -534,8 +534,9 @@ void build(const Case& c, Built* b) {
   b->outBytes = static_cast<size_t>(c.batches) * oh * ow * 24 * sizeof(float);
 }
 
-// Fused where the processor has the float16 kernels and `fuses`, the same bits as with the
-// fusion off, at 1 and 2 threads; within relaxed tolerance of the reference device.
+// Paired where the processor has the float16 kernels and `fuses` (computed fused on one thread,
+// apart inside the pair's step on two), the same bits as with the fusion off, at 1 and 2
+// threads; within relaxed tolerance of the reference device.
 void expectSame(const Case& c, bool fuses = true) {
   SCOPED_TRACE(std::to_string(c.batches) + "x" + std::to_string(c.h) + "x" + std::to_string(c.w) +
                "x" + std::to_string(c.inC) + "->" + std::to_string(c.expC) + " stride " +

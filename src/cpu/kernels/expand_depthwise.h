@@ -22,7 +22,8 @@ bool bandFusionEnabled();
 bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise);
 
 // Or, in a relaxed model, the float16 pair (expand_depthwise_half.h): the expansion on the
-// float16 GEMM writing float16, a 3x3 stride-2 depthwise layer on the float16 kernel.
+// float16 GEMM writing float16, a 3x3 stride-2 depthwise layer on the float16 kernel (fused on
+// one thread; with more the step runs the two layers apart).
 // Runs the pair: reads the expansion's input, writes the depthwise layer's output.
 Status runExpandDepthwise(OpContext& conv, OpContext& depthwise);
 // How many of those runs were of the float16 pair (for the tests).
