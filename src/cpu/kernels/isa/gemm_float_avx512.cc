@@ -120,16 +120,13 @@ inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const flo
 }
 
 // Rows [0, m) of a window GEMM (block's WINDOW form), all tiles, the register blocks evened out
-// as in tileRows, 12 rows of two vectors (24 accumulators): the stems' k of 27-75 is short, so
-// fewer weight loads per FMA paid (hand_landmark_lite's 3x3 stem to 24 channels, fused with the
-// pair after it, one thread: that step 0.97x the time with 8 rows; face_detection_full_range's
-// stem 0.97x, short_range's unchanged).
+// as in tileRows.
 template <int NV>
 inline void windowTileRows(const float* a, size_t lda, uint32_t spans, size_t spanStride,
                            uint32_t m, const float* w, uint32_t k, __m512 b0, __m512 b1,
                            __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1, float* c,
                            size_t ldc) {
-  constexpr uint32_t MR = NV == 2 ? 12 : 2 * kMR;
+  constexpr uint32_t MR = NV == 2 ? kMR : 2 * kMR;
   for (uint32_t r = 0; r < m;) {
     const uint32_t left = m - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
