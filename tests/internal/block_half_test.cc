@@ -275,15 +275,16 @@ nntest::RunResult runWithInputShape(const Built& b) {
 }
 
 nntest::RunResult run(const Built& b, bool fused, const char* threads) {
+  // NNAPI_CPU_ADAPT_THREADS stays as it is: the process-wide pool reads it once, and the
+  // contention tests need it on. On a busy machine the shares may run one after the other on
+  // the caller; the block is fused all the same (planned for the driver's 2 threads).
   setenv("NNAPI_CPU_THREADS", threads, 1);
-  setenv("NNAPI_CPU_ADAPT_THREADS", "0", 1);  // two threads even on a busy machine
   if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
   nntest::RunResult r = b.runInputDims.empty()
                             ? nntest::runModel(b.m, b.inputs, {b.outBytes}, "nnapi-cpu")
                             : runWithInputShape(b);
   unsetenv("NNAPI_CPU_BAND_FUSION");
   unsetenv("NNAPI_CPU_THREADS");
-  unsetenv("NNAPI_CPU_ADAPT_THREADS");
   return r;
 }
 
