@@ -161,7 +161,8 @@ void build(const Block& b, bool dynamic, Built* out) {
     *keep = randomFloats(count, seed++, -scale, scale);
     return m.addConstant<float>(kF32, dims, *keep);
   };
-  const uint32_t x = dynamic ? m.addOperand(kF32, {1, 0, 0, b.k}) : m.addOperand(kF32, {1, s, s, b.k});
+  const uint32_t x =
+      dynamic ? m.addOperand(kF32, {1, 0, 0, b.k}) : m.addOperand(kF32, {1, s, s, b.k});
   out->x = randomFloats(static_cast<size_t>(s) * s * b.k, 1);
   out->inputs.push_back(bytesOf(out->x));
   if (dynamic) out->runInputDims = {1, s, s, b.k};
@@ -209,7 +210,8 @@ std::vector<double> reference(const Block& b, const Built& t) {
     for (size_t q = 0; q < pixels; ++q)
       for (uint32_t j = 0; j < outC; ++j) {
         double sum = bias[j];
-        for (uint32_t c = 0; c < inC; ++c) sum += in[q * inC + c] * w[static_cast<size_t>(j) * inC + c];
+        for (uint32_t c = 0; c < inC; ++c)
+          sum += in[q * inC + c] * w[static_cast<size_t>(j) * inC + c];
         o[q * outC + j] = std::min(hi, std::max(lo, sum));
       }
     return o;

@@ -39,9 +39,9 @@ struct PackedHalfBlock {
   std::vector<HalfBlockChunk> chunks;
 };
 
-// Splits h hidden channels into `chunks` shares (multiples of 8 channels) and packs the
-// weights: expansion filter [h][k] and bias [h], depthwise filter [taps][h] and bias [h],
-// projection filter [n][h], all float32 (float16 filters widened exactly).
+// Splits h hidden channels into `chunks` shares (boundaries at multiples of 32 channels) and
+// packs the weights: expansion filter [h][k] and bias [h], depthwise filter [taps][h] and
+// bias [h], projection filter [n][h], all float32 (float16 filters widened exactly).
 void packHalfBlock(const float* expand, const float* expandBias, const float* depthwise,
                    const float* depthwiseBias, const float* project, uint32_t k, uint32_t h,
                    uint32_t n, uint32_t taps, uint32_t chunks, PackedHalfBlock* out);
