@@ -46,11 +46,12 @@ void packHalfBlock(const float* expand, const float* expandBias, const float* de
                    const float* depthwiseBias, const float* project, uint32_t k, uint32_t h,
                    uint32_t n, uint32_t taps, uint32_t chunks, PackedHalfBlock* out);
 
-// Where it measured faster (hand_landmark_lite/full relaxed, two threads, each block's time
-// against its layers apart, interleaved): blocks ending on a 7x7 map, from 7x7 or 14x14 (lite
-// 0.88-0.93, full 0.9). Not on larger maps: 14x14 blocks came out even (lite) or mixed (full),
-// 28x28 ones slower (lite 1.15-1.2), where each layer apart already splits well and a share's
-// partial sums are as large as the map.
+// Where it measured faster (hand_landmark_lite/full relaxed, two threads, the blocks' time in
+// the per-operation profile against their layers apart, alternating runs, minimums): blocks
+// ending on a 7x7 map, from 7x7 or 14x14 (lite 0.92-0.95, full 0.91-0.93 over those blocks).
+// Not on larger maps: 14x14 blocks came out even (lite) or mixed (full), 28x28 ones slower
+// (lite 1.16-1.22), where each layer apart already splits well and a share's partial sums are
+// as large as the map.
 constexpr uint32_t kHalfBlockMaxPixels = 14 * 14;   // the block's input map
 constexpr uint32_t kHalfBlockMaxOutPixels = 8 * 8;  // its output map
 // Only expansions (hidden channels at least this many times the block's input channels; the
