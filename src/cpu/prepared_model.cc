@@ -408,6 +408,19 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
         case SubgraphPlan::kConvAdd:
           es = runConvAdd(convCtx, ctx);
           break;
+        case SubgraphPlan::kHalfBlock: {
+          const SubgraphPlan::HalfBlockStep& b = plan.halfBlocks[opIndex];
+          OpContext dwCtx(sg.operations[b.depthwise], b.depthwise, slots.data(), env,
+                          plan.states[b.depthwise].get(), &scratch[b.depthwise]);
+          if (b.project == opIndex) {
+            es = runHalfBlock(*b.weights, convCtx, dwCtx, ctx, nullptr);
+          } else {
+            OpContext projectCtx(sg.operations[b.project], b.project, slots.data(), env,
+                                 plan.states[b.project].get(), &scratch[b.project]);
+            es = runHalfBlock(*b.weights, convCtx, dwCtx, projectCtx, &ctx);
+          }
+          break;
+        }
         case SubgraphPlan::kConvResidual: {
           const uint32_t p = plan.residualPad[opIndex];
           if (p != SubgraphPlan::kNoPartner) {
@@ -598,6 +611,54 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
   auto context = [&](uint32_t op) {
     return OpContext(sg.operations[op], op, plan->templateSlots.data(), env_, &plan->states[op]);
   };
+  // First the float16 inverted bottlenecks on small maps (prepareHalfBlock): 1x1 expansion ->
+  // depthwise -> 1x1 projection, each output a temporary only the next reads, and the
+  // residual ADD reading the projection when only it reads that; the step of the ADD (else of
+  // the projection) runs the block as one parallel region, the other layers' steps nothing.
+  const int threads = env_.threadPool != nullptr ? env_.threadPool->numThreads() : 1;
+  for (uint32_t p = 0; p < numOps && threads > 1; ++p) {
+    if (!candidate(p, OperationType::CONV_2D)) continue;
+    const uint32_t dt = sg.operations[p].inputs[0];
+    if (!fusableTemporary(dt) || !candidate(writer[dt], OperationType::DEPTHWISE_CONV_2D))
+      continue;
+    const uint32_t d = writer[dt];
+    const uint32_t et = sg.operations[d].inputs[0];
+    if (!fusableTemporary(et) || !candidate(writer[et], OperationType::CONV_2D)) continue;
+    const uint32_t e = writer[et];
+    // The ADD: the only reader of the projection's output, its other input not that output.
+    uint32_t a = SubgraphPlan::kNoPartner;
+    const uint32_t pt = sg.operations[p].outputs[0];
+    if (fusableTemporary(pt)) {
+      for (uint32_t i = 0; i < numOps; ++i) {
+        const Operation& op = sg.operations[i];
+        if (candidate(i, OperationType::ADD) && op.inputs.size() == 3 &&
+            (op.inputs[0] == pt) != (op.inputs[1] == pt)) {
+          a = i;
+          break;
+        }
+      }
+    }
+    OpContext eCtx = context(e), dCtx = context(d), pCtx = context(p);
+    std::shared_ptr<const conv::PackedHalfBlock> w;
+    if (a != SubgraphPlan::kNoPartner) {
+      OpContext aCtx = context(a);
+      w = prepareHalfBlock(eCtx, dCtx, pCtx, &aCtx, threads);
+    }
+    if (w == nullptr) {
+      a = SubgraphPlan::kNoPartner;
+      w = prepareHalfBlock(eCtx, dCtx, pCtx, nullptr, threads);
+    }
+    if (w == nullptr) continue;
+    const uint32_t step = a != SubgraphPlan::kNoPartner ? a : p;
+    addPair(step, e, SubgraphPlan::kHalfBlock);
+    if (plan->halfBlocks.empty()) plan->halfBlocks.resize(numOps);
+    plan->halfBlocks[step] = {d, p, std::move(w)};
+    for (uint32_t other : {d, p}) {
+      if (other == step) continue;
+      plan->runByPartner[other] = 1;
+      paired[other] = 1;
+    }
+  }
   for (uint32_t d = 0; d < numOps; ++d) {
     if (!candidate(d, OperationType::DEPTHWISE_CONV_2D)) continue;
     const uint32_t t = sg.operations[d].inputs[0];

@@ -12,6 +12,9 @@
 #include "spec/operation.h"
 
 namespace nn {
+namespace conv {
+struct PackedHalfBlock;  // kernels/block_half.h
+}  // namespace conv
 
 // The execution plan of one subgraph.
 struct SubgraphPlan {
@@ -36,15 +39,31 @@ struct SubgraphPlan {
   //   kConvAdd: an ADD and the 1x1 CONV_2D with at most 16 input channels producing one of its
   //     inputs, in float16 (kernels/conv_add_half.h);
   //   kConvResidual: an ADD and the 1x1 CONV_2D on the float16 GEMM producing one of its inputs
-  //     (kernels/gemm_half_residual.h), with residualPad's PAD when that is set.
+  //     (kernels/gemm_half_residual.h), with residualPad's PAD when that is set;
+  //   kHalfBlock: a float16 inverted bottleneck on a small map (kernels/block_half.h) — the
+  //     1x1 expansion (fusedExpansion), the depthwise layer and the 1x1 projection
+  //     (halfBlocks) — at the step of its residual ADD, or of the projection without one.
   // Empty when fusedExpansion is.
-  enum PairKind : uint8_t { kExpandDepthwise, kDepthwiseProject, kConvAdd, kConvResidual };
+  enum PairKind : uint8_t {
+    kExpandDepthwise,
+    kDepthwiseProject,
+    kConvAdd,
+    kConvResidual,
+    kHalfBlock
+  };
   std::vector<uint8_t> pairKind;
   // Per operation: for a kConvResidual ADD, the zero channel PAD producing its other input that
   // its step runs too; for a kDepthwiseProject 1x1 layer, the stem CONV_2D producing the
   // depthwise layer's input that its step runs too; else kNoPartner. Empty when
   // fusedExpansion is.
   std::vector<uint32_t> residualPad;
+  // Per operation with pairKind kHalfBlock: the block's other layers and its weights packed
+  // for the threads' shares. Empty unless a block is fused.
+  struct HalfBlockStep {
+    uint32_t depthwise = kNoPartner, project = kNoPartner;
+    std::shared_ptr<const conv::PackedHalfBlock> weights;
+  };
+  std::vector<HalfBlockStep> halfBlocks;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;

@@ -21,6 +21,9 @@
 #include "cpu/kernels/expand_depthwise_half.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/gemm_half_residual.h"
+#include "cpu/kernels/block_half.h"
+#include "cpu/kernels/depthwise_half_rows.h"
+#include "cpu/kernels/isa/block_half_isa.h"
 #include "cpu/kernels/depthwise_project.h"
 #include "cpu/kernels/eltwise_half.h"
 #include "cpu/kernels/stem_half.h"
@@ -484,5 +487,146 @@ Status runConvResidual(OpContext& conv, OpContext& add, const OpContext* pad) {
 }
 
 uint64_t convResidualRuns() { return gConvResidualRuns.load(std::memory_order_relaxed); }
+
+// ---- the float16 inverted bottleneck as one parallel region (block_half.h) -----------------
+
+namespace {
+
+std::atomic<uint64_t> gHalfBlockRuns{0};
+
+// A relaxed model's 1x1 stride-1 unpadded NHWC CONV_2D on the float16 GEMM (packed weights, a
+// float32 bias, constant filter and bias) reading float16 or float32 data: its geometry.
+bool halfPointwise(const OpContext& conv, Geometry* g) {
+  if (!conv.relaxed() || conv.type() != OperationType::CONV_2D || conv.numInputs() < 3 ||
+      conv.numOutputs() != 1 || !halfOrFloat(conv.inputType(0)) ||
+      !halfOrFloat(conv.inputType(1)) || conv.inputType(2) != OperandType::TENSOR_FLOAT32 ||
+      !constantInput(conv, 1) || !constantInput(conv, 2) ||
+      !halfOrFloat(conv.outputShape(0).type))
+    return false;
+  const auto* cs = static_cast<const ConvState*>(conv.state());
+  if (cs == nullptr || !cs->halfWeights || cs->halfStem || cs->useXnnpack) return false;
+  if (resolveGeometry(conv, false, g) != kOk) return false;
+  return !g->p.nchw && g->filterH == 1 && g->filterW == 1 && g->p.strideH == 1 &&
+         g->p.strideW == 1 && g->p.padTop == 0 && g->p.padLeft == 0 && g->p.padBottom == 0 &&
+         g->p.padRight == 0 && cs->halfWeights->n == g->outC && cs->halfWeights->k == g->inC;
+}
+
+// The filter of a CONV_2D as float32 (a float16 one widened, exactly).
+void filterValues(const OpContext& conv, std::vector<float>* out) {
+  const size_t count = conv.inputShape(1).count();
+  out->resize(count);
+  if (conv.inputType(1) == OperandType::TENSOR_FLOAT16) {
+    const Half* h = conv.input<Half>(1);
+    for (size_t i = 0; i < count; ++i) (*out)[i] = static_cast<float>(h[i]);
+  } else {
+    std::copy(conv.input<float>(1), conv.input<float>(1) + count, out->begin());
+  }
+}
+
+// The block's description (without its packed weights), or false where it does not apply.
+// Data pointers are set when the contexts have data.
+bool describeHalfBlock(const OpContext& expand, const OpContext& dw, const OpContext& project,
+                       const OpContext* add, HalfBlock* f) {
+  if (!halfGemmAvailable()) return false;
+  Geometry ge, gd, gp;
+  if (!halfPointwise(expand, &ge) || !halfPointwise(project, &gp)) return false;
+  if (expand.outputShape(0).type != OperandType::TENSOR_FLOAT16 ||
+      project.inputType(0) != OperandType::TENSOR_FLOAT16 ||
+      ge.inH * ge.inW > kHalfBlockMaxPixels || gp.inH * gp.inW > kHalfBlockMaxOutPixels ||
+      ge.outC < kHalfBlockMinExpansion * ge.inC)
+    return false;
+  // The depthwise layer as it would run apart on the float16 kernel (depthwise_conv2d.cc):
+  // float32 constant filter and bias, float16 data both sides, at least kHalfDwMinChannels.
+  if (dw.type() != OperationType::DEPTHWISE_CONV_2D || dw.numInputs() < 3 ||
+      dw.numOutputs() != 1 || dw.inputType(1) != OperandType::TENSOR_FLOAT32 ||
+      dw.inputType(2) != OperandType::TENSOR_FLOAT32 || !constantInput(dw, 1) ||
+      !constantInput(dw, 2) || dw.outputShape(0).type != OperandType::TENSOR_FLOAT16 ||
+      resolveGeometry(dw, true, &gd) != kOk || !halfDepthwisePreferred(dw, gd) ||
+      gd.inC < kHalfDwMinChannels || gd.inC != ge.outC || gd.outC != gp.inC ||
+      gd.batches != ge.batches || gd.inH != ge.inH || gd.inW != ge.inW ||
+      gp.inH != gd.outH || gp.inW != gd.outW || gp.batches != gd.batches)
+    return false;
+  f->inPixels = ge.batches * ge.inH * ge.inW;
+  f->outPixels = gp.batches * gp.inH * gp.inW;
+  f->k = ge.inC;
+  f->n = gp.outC;
+  f->expandActivation = ge.p.activation;
+  DepthwiseHalfArgs& d = f->depthwise;
+  d.inH = gd.inH;
+  d.inW = gd.inW;
+  d.outH = gd.outH;
+  d.outW = gd.outW;
+  d.filterH = gd.filterH;
+  d.filterW = gd.filterW;
+  d.strideH = gd.p.strideH;
+  d.strideW = gd.p.strideW;
+  d.padTop = gd.p.padTop;
+  d.padLeft = gd.p.padLeft;
+  d.dilationH = gd.p.dilationH;
+  d.dilationW = gd.p.dilationW;
+  activationRangeFloat(gd.p.activation, &d.outputMin, &d.outputMax);
+  f->depthwiseChannelRows = halfDepthwiseChannelRowsPreferred(gd);
+  f->projectBias = project.input<float>(2);
+  f->projectActivation = gp.p.activation;
+  if (expand.inputType(0) == OperandType::TENSOR_FLOAT16) f->ah = expand.input<Half>(0);
+  else f->a = expand.input<float>(0);
+  if (add == nullptr) {
+    if (project.outputShape(0).type == OperandType::TENSOR_FLOAT16)
+      f->outH = project.output<Half>(0);
+    else
+      f->out = project.output<float>(0);
+    return true;
+  }
+  // The ADD as the 1x1 + residual fusion takes it, without a PAD.
+  HalfGemmResidual r;
+  if (!describeConvResidual(project, *add, nullptr, &r) || r.resC != gp.outC) return false;
+  f->roundProject = r.convHalfOut;
+  f->res = r.res;
+  f->resH = r.resH;
+  f->addActivation = r.addActivation;
+  f->out = r.out;
+  f->outH = r.outH;
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<const PackedHalfBlock> prepareHalfBlock(const OpContext& expand,
+                                                        const OpContext& depthwise,
+                                                        const OpContext& project,
+                                                        const OpContext* add, int threads) {
+  HalfBlock f;
+  if (threads < 2 || !describeHalfBlock(expand, depthwise, project, add, &f)) return nullptr;
+  const uint32_t h = depthwise.inputShape(0).dims[3];
+  // Shares of at least 32 channels (one depthwise vector).
+  const uint32_t chunks = std::min<uint32_t>({static_cast<uint32_t>(threads), kBlockHalfMaxParts,
+                                              h / 32});
+  if (chunks < 2) return nullptr;
+  std::vector<float> e, p;
+  filterValues(expand, &e);
+  filterValues(project, &p);
+  const Shape& df = depthwise.inputShape(1);
+  auto packed = std::make_shared<PackedHalfBlock>();
+  packHalfBlock(e.data(), expand.input<float>(2), depthwise.input<float>(1),
+                depthwise.input<float>(2), p.data(), f.k, h, f.n, df.dims[1] * df.dims[2], chunks,
+                packed.get());
+  return packed;
+}
+
+Status runHalfBlock(const PackedHalfBlock& packed, OpContext& expand, OpContext& depthwise,
+                    OpContext& project, OpContext* add) {
+  HalfBlock f;
+  if (!describeHalfBlock(expand, depthwise, project, add, &f))
+    return project.fail("the float16 inverted bottleneck fusion no longer applies");
+  if (f.outPixels == 0 || f.n == 0) return kOk;
+  f.packed = &packed;
+  Conv2dScratch fallback;
+  Conv2dScratch& sc = scratchOr(project, fallback);
+  halfBlock(f, project.threadPool(), sc.kernel);
+  gHalfBlockRuns.fetch_add(1, std::memory_order_relaxed);
+  return kOk;
+}
+
+uint64_t halfBlockRuns() { return gHalfBlockRuns.load(std::memory_order_relaxed); }
 
 }  // namespace nn

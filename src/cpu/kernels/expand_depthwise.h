@@ -6,10 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "cpu/kernel.h"
 
 namespace nn {
+namespace conv {
+struct PackedHalfBlock;  // block_half.h
+}  // namespace conv
 
 // True unless NNAPI_CPU_BAND_FUSION is "0" (read each time a model is prepared).
 bool bandFusionEnabled();
@@ -55,5 +59,21 @@ uint64_t depthwiseProjectStemRuns();  // the runs with a stem
 bool convResidualFusable(const OpContext& conv, const OpContext& add, const OpContext* pad);
 Status runConvResidual(OpContext& conv, OpContext& add, const OpContext* pad);
 uint64_t convResidualRuns();
+
+// A relaxed model's inverted bottleneck on a map of at most kHalfBlockMaxPixels (block_half.h):
+// `expand` a 1x1 CONV_2D on the float16 GEMM, `depthwise` the float16 DEPTHWISE_CONV_2D that
+// alone reads its output, `project` the 1x1 CONV_2D on the float16 GEMM that alone reads the
+// depthwise output, and `add` (may be null) the residual ADD that alone reads the projection's
+// output as convResidualFusable takes it (no PAD), all with static shapes and constant weights,
+// for a driver of at least 2 threads (`threads`, the shares of the hidden channels). Returns
+// the weights packed for the block, or null where it does not apply. The plan runs the block
+// at the step of `add` (else `project`): SubgraphPlan::kHalfBlock.
+std::shared_ptr<const conv::PackedHalfBlock> prepareHalfBlock(const OpContext& expand,
+                                                              const OpContext& depthwise,
+                                                              const OpContext& project,
+                                                              const OpContext* add, int threads);
+Status runHalfBlock(const conv::PackedHalfBlock& packed, OpContext& expand, OpContext& depthwise,
+                    OpContext& project, OpContext* add);
+uint64_t halfBlockRuns();
 
 }  // namespace nn
