@@ -243,11 +243,11 @@ std::atomic<uint64_t> gExpandDepthwiseHalfRuns{0};
 
 }  // namespace
 
-bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise) {
+bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise, int threads) {
   ExpandDepthwise f;
   ExpandDepthwiseHalf h;
   return describeExpandDepthwise(conv, depthwise, &f) ||
-         describeExpandDepthwiseHalf(conv, depthwise, &h);
+         (threads <= 1 && describeExpandDepthwiseHalf(conv, depthwise, &h));
 }
 
 uint64_t expandDepthwiseHalfRuns() {
@@ -264,24 +264,10 @@ Status runExpandDepthwise(OpContext& conv, OpContext& depthwise) {
     Conv2dScratch fallback;
     Conv2dScratch& sc = scratchOr(depthwise, fallback);
     const bool halfIn = conv.inputType(0) == OperandType::TENSOR_FLOAT16;
-    ThreadPool* pool = depthwise.threadPool();
-    if (pool != nullptr && pool->numThreads() > 1) {
-      // On two threads the layers run apart, as without the fusion, into the expansion's output
-      // tensor (its arena place is kept): each thread's half of the intermediate stays in its
-      // own L2 there anyway, and the fused form measured no faster (hand_landmark_full relaxed,
-      // per-operation, interleaved: 80-89 against 81-82 us; hand_landmark_lite 71-73 against
-      // 72-76).
-      const Geometry& e = h.expand;
-      halfGemmMixed(e.batches * e.outH * e.outW, halfIn ? nullptr : conv.input<float>(0),
-                    halfIn ? conv.input<Half>(0) : nullptr, e.inC, *h.weights, h.expandBias,
-                    e.p.activation, nullptr, conv.output<Half>(0), pool, sc.kernel);
-      halfDepthwise(h.depthwise, conv.output<Half>(0), *h.depthwiseWeights,
-                    depthwise.output<Half>(0), nullptr, pool);
-    } else {
-      expandDepthwiseHalf(h, halfIn ? nullptr : conv.input<float>(0),
-                          halfIn ? conv.input<Half>(0) : nullptr, depthwise.output<Half>(0),
-                          nullptr, sc.kernel);
-    }
+    // Paired only for one thread (expandDepthwiseFusable), so it runs on the calling thread.
+    expandDepthwiseHalf(h, halfIn ? nullptr : conv.input<float>(0),
+                        halfIn ? conv.input<Half>(0) : nullptr, depthwise.output<Half>(0),
+                        nullptr, sc.kernel);
     gExpandDepthwiseRuns.fetch_add(1, std::memory_order_relaxed);
     gExpandDepthwiseHalfRuns.fetch_add(1, std::memory_order_relaxed);
     return kOk;

@@ -30,8 +30,8 @@ bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f) {
   // MB) the pair measured as slow as the layers apart or slower, one thread: the ring keeps
   // two of three rows from one output row to the next (moved, 2 x 18-24 KB per row) and the
   // 64-pixel row GEMMs are short; at stride 2 (hand_landmark's 112x112x16->64, pose_landmark's
-  // 128x128x16->64 and x24->96) it took 0.85-0.9x their time on one thread (on two the pair
-  // step runs the layers apart: runExpandDepthwise in conv2d.cc).
+  // 128x128x16->64 and x24->96) it took 0.85-0.9x their time on one thread (models compiled
+  // for more threads do not pair them: expandDepthwiseFusable).
   if (d.filterH != 3 || d.filterW != 3 || d.p.strideH != 2 ||
       d.p.dilationH != 1 || d.p.dilationW != 1 || d.p.depthMultiplier != 1 ||
       d.inC < kHalfDwMinChannels || d.inC != d.outC || f.depthwiseWeights->channels != d.inC ||

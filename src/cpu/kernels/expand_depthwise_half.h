@@ -29,7 +29,7 @@ struct ExpandDepthwiseHalf {
 // at least 48 wide, as the float32 pair).
 bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f);
 // Reads the expansion's input (float32 `in` or float16 `inHalf`), writes the depthwise layer's
-// float16 output. (The pair step calls it on one thread only: on two the layers run apart.)
+// float16 output. (Paired only in models compiled for one thread: expandDepthwiseFusable.)
 void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Half* inHalf,
                          Half* out, ThreadPool* pool, KernelScratch& ks);
 
