@@ -3,7 +3,8 @@
 namespace nntest {
 
 RunResult runModel(const ModelBuilder& model, const std::vector<std::vector<uint8_t>>& inputs,
-                   const std::vector<size_t>& outputSizes, const char* deviceName) {
+                   const std::vector<size_t>& outputSizes, const char* deviceName,
+                   const std::vector<const ANeuralNetworksOperandType*>& inputTypes) {
   RunResult result;
   auto fail = [&](const char* step, int code) {
     result.status = code;
@@ -39,7 +40,8 @@ RunResult runModel(const ModelBuilder& model, const std::vector<std::vector<uint
   std::unique_ptr<ANeuralNetworksExecution, void (*)(ANeuralNetworksExecution*)> execGuard(
       execution, ANeuralNetworksExecution_free);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    r = ANeuralNetworksExecution_setInput(execution, i, nullptr,
+    r = ANeuralNetworksExecution_setInput(execution, i,
+                                          i < inputTypes.size() ? inputTypes[i] : nullptr,
                                           inputs[i].empty() ? nullptr : inputs[i].data(),
                                           inputs[i].size());
     if (r != ANEURALNETWORKS_NO_ERROR) return fail("Execution_setInput", r);

@@ -111,9 +111,11 @@ struct RunResult {
 };
 
 // Compiles (on `deviceName` when given, e.g. "nnapi-cpu-reference") and runs once.
-// outputSizes are the byte sizes of the output buffers.
+// outputSizes are the byte sizes of the output buffers. inputTypes[i], where given and not
+// null, is passed with input i (its full shape when the model leaves dimensions unknown).
 RunResult runModel(const ModelBuilder& model, const std::vector<std::vector<uint8_t>>& inputs,
-                   const std::vector<size_t>& outputSizes, const char* deviceName = nullptr);
+                   const std::vector<size_t>& outputSizes, const char* deviceName = nullptr,
+                   const std::vector<const ANeuralNetworksOperandType*>& inputTypes = {});
 
 // The device of that name (ANeuralNetworksDevice_getName), or nullptr.
 const ANeuralNetworksDevice* findDevice(const std::string& name);

@@ -245,46 +245,18 @@ std::vector<double> reference(const Block& b, const Built& t) {
   return pointwise(p, outPixels, b.n, 16, t.w1, t.b1, -inf, inf);
 }
 
-nntest::RunResult runWithInputShape(const Built& b) {
-  nntest::RunResult r;
-  const ANeuralNetworksDevice* dev = nntest::findDevice("nnapi-cpu");
-  ANeuralNetworksCompilation* comp = nullptr;
-  ANeuralNetworksExecution* exec = nullptr;
-  auto step = [&r](int status, const char* what) {
-    if (r.status == ANEURALNETWORKS_NO_ERROR && status != ANEURALNETWORKS_NO_ERROR) {
-      r.status = status;
-      r.step = what;
-    }
-    return r.status == ANEURALNETWORKS_NO_ERROR;
-  };
-  const ANeuralNetworksOperandType type{kF32, static_cast<uint32_t>(b.runInputDims.size()),
-                                        b.runInputDims.data(), 0.f, 0};
-  std::vector<uint8_t> out(b.outBytes);
-  if (step(dev != nullptr ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA, "findDevice") &&
-      step(ANeuralNetworksCompilation_createForDevices(b.m.get(), &dev, 1, &comp), "compile") &&
-      step(ANeuralNetworksCompilation_finish(comp), "finish") &&
-      step(ANeuralNetworksExecution_create(comp, &exec), "execution") &&
-      step(ANeuralNetworksExecution_setInput(exec, 0, &type, b.inputs[0].data(),
-                                             b.inputs[0].size()),
-           "setInput") &&
-      step(ANeuralNetworksExecution_setOutput(exec, 0, nullptr, out.data(), out.size()),
-           "setOutput") &&
-      step(ANeuralNetworksExecution_compute(exec), "compute"))
-    r.outputs.push_back(out);
-  ANeuralNetworksExecution_free(exec);
-  ANeuralNetworksCompilation_free(comp);
-  return r;
-}
-
 nntest::RunResult run(const Built& b, bool fused, const char* threads) {
   // NNAPI_CPU_ADAPT_THREADS stays as it is: the process-wide pool reads it once, and the
   // contention tests need it on. On a busy machine the shares may run one after the other on
   // the caller; the block is fused all the same (planned for the driver's 2 threads).
   setenv("NNAPI_CPU_THREADS", threads, 1);
   if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
-  nntest::RunResult r = b.runInputDims.empty()
-                            ? nntest::runModel(b.m, b.inputs, {b.outBytes}, "nnapi-cpu")
-                            : runWithInputShape(b);
+  // With runInputDims, the input's full shape given at execution time.
+  const ANeuralNetworksOperandType type{kF32, static_cast<uint32_t>(b.runInputDims.size()),
+                                        b.runInputDims.data(), 0.f, 0};
+  nntest::RunResult r =
+      nntest::runModel(b.m, b.inputs, {b.outBytes}, "nnapi-cpu",
+                       {b.runInputDims.empty() ? nullptr : &type});
   unsetenv("NNAPI_CPU_BAND_FUSION");
   unsetenv("NNAPI_CPU_THREADS");
   return r;

@@ -73,52 +73,16 @@ struct Built {
   std::vector<uint32_t> runInputDims;
 };
 
-// Compiles on `device` and runs once, giving the input's full shape at execution time.
-nntest::RunResult runWithInputShape(const Built& b, const char* device) {
-  nntest::RunResult r;
-  const ANeuralNetworksDevice* dev = nntest::findDevice(device);
-  ANeuralNetworksCompilation* comp = nullptr;
-  ANeuralNetworksExecution* exec = nullptr;
-  auto step = [&r](int status, const char* what) {
-    if (r.status == ANEURALNETWORKS_NO_ERROR && status != ANEURALNETWORKS_NO_ERROR) {
-      r.status = status;
-      r.step = what;
-    }
-    return r.status == ANEURALNETWORKS_NO_ERROR;
-  };
-  const ANeuralNetworksOperandType type{kF32, static_cast<uint32_t>(b.runInputDims.size()),
-                                        b.runInputDims.data(), 0.f, 0};
-  std::vector<uint8_t> out(b.outBytes);
-  uint32_t rank = 0;
-  if (step(dev != nullptr ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA, "findDevice") &&
-      step(ANeuralNetworksCompilation_createForDevices(b.m.get(), &dev, 1, &comp), "compile") &&
-      step(ANeuralNetworksCompilation_finish(comp), "finish") &&
-      step(ANeuralNetworksExecution_create(comp, &exec), "execution") &&
-      step(ANeuralNetworksExecution_setInput(exec, 0, &type, b.inputs[0].data(),
-                                             b.inputs[0].size()),
-           "setInput") &&
-      step(ANeuralNetworksExecution_setOutput(exec, 0, nullptr, out.data(), out.size()),
-           "setOutput") &&
-      step(ANeuralNetworksExecution_compute(exec), "compute") &&
-      step(ANeuralNetworksExecution_getOutputOperandRank(exec, 0, &rank), "rank")) {
-    std::vector<uint32_t> dims(rank);
-    if (step(ANeuralNetworksExecution_getOutputOperandDimensions(exec, 0, dims.data()), "dims")) {
-      r.outputs.push_back(out);
-      r.outputDims.push_back(dims);
-    }
-  }
-  ANeuralNetworksExecution_free(exec);
-  ANeuralNetworksCompilation_free(comp);
-  return r;
-}
-
 nntest::RunResult run(const Built& b, const char* device, bool fused, const char* threads) {
   setenv("NNAPI_CPU_THREADS", threads, 1);
   setenv("NNAPI_CPU_ADAPT_THREADS", "0", 1);  // two threads even on a busy machine
   if (!fused) setenv("NNAPI_CPU_BAND_FUSION", "0", 1);
-  nntest::RunResult r = b.runInputDims.empty()
-                            ? nntest::runModel(b.m, b.inputs, {b.outBytes}, device)
-                            : runWithInputShape(b, device);
+  // With runInputDims, the input's full shape given at execution time.
+  const ANeuralNetworksOperandType type{kF32, static_cast<uint32_t>(b.runInputDims.size()),
+                                        b.runInputDims.data(), 0.f, 0};
+  nntest::RunResult r =
+      nntest::runModel(b.m, b.inputs, {b.outBytes}, device,
+                       {b.runInputDims.empty() ? nullptr : &type});
   unsetenv("NNAPI_CPU_BAND_FUSION");
   unsetenv("NNAPI_CPU_THREADS");
   unsetenv("NNAPI_CPU_ADAPT_THREADS");

@@ -537,20 +537,7 @@ bool describeHalfBlock(const OpContext& expand, const OpContext& dw, const OpCon
   f->k = ge.inC;
   f->n = gp.outC;
   f->expandActivation = ge.p.activation;
-  DepthwiseHalfArgs& d = f->depthwise;
-  d.inH = gd.inH;
-  d.inW = gd.inW;
-  d.outH = gd.outH;
-  d.outW = gd.outW;
-  d.filterH = gd.filterH;
-  d.filterW = gd.filterW;
-  d.strideH = gd.p.strideH;
-  d.strideW = gd.p.strideW;
-  d.padTop = gd.p.padTop;
-  d.padLeft = gd.p.padLeft;
-  d.dilationH = gd.p.dilationH;
-  d.dilationW = gd.p.dilationW;
-  activationRangeFloat(gd.p.activation, &d.outputMin, &d.outputMax);
+  f->depthwise = halfDepthwiseArgs(gd);  // channels: each share's, set by halfBlock
   f->depthwiseChannelRows = halfDepthwiseChannelRowsPreferred(gd);
   f->projectBias = project.input<float>(2);
   f->projectActivation = gp.p.activation;

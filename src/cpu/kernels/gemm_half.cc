@@ -132,8 +132,7 @@ void packHalfDepthwise(const float* filter, const float* bias, uint32_t taps, ui
     for (uint32_t c = 0; c < channels; ++c) out->bias[c] = bits(static_cast<Half>(bias[c]));
 }
 
-void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
-                   float* outF, ThreadPool* pool) {
+DepthwiseHalfArgs halfDepthwiseArgs(const Geometry& g) {
   DepthwiseHalfArgs a{};
   a.inH = g.inH;
   a.inW = g.inW;
@@ -148,10 +147,16 @@ void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise&
   a.padLeft = g.p.padLeft;
   a.dilationH = g.p.dilationH;
   a.dilationW = g.p.dilationW;
+  activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
+  return a;
+}
+
+void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
+                   float* outF, ThreadPool* pool) {
+  DepthwiseHalfArgs a = halfDepthwiseArgs(g);
   a.in = reinterpret_cast<const uint16_t*>(in);
   a.filter = w.filter.data();
   a.bias = w.bias.data();
-  activationRangeFloat(g.p.activation, &a.outputMin, &a.outputMax);
   a.out = reinterpret_cast<uint16_t*>(out);
   a.outF = outF;
   if (g.inC < kHalfDwMinChannels) {

@@ -12,6 +12,7 @@
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/isa/gemm_half_isa.h"
 #include "cpu/thread_pool.h"
 
 namespace nn {
@@ -53,6 +54,9 @@ struct PackedHalfDepthwise {
 void packHalfDepthwise(const float* filter, const float* bias, uint32_t taps, uint32_t channels,
                        PackedHalfDepthwise* out);
 bool halfDepthwisePreferred(const OpContext& ctx, const Geometry& g);
+// The float16 depthwise kernels' arguments for `g`: window, channels and activation range
+// (data pointers left null).
+DepthwiseHalfArgs halfDepthwiseArgs(const Geometry& g);
 void halfDepthwise(const Geometry& g, const Half* in, const PackedHalfDepthwise& w, Half* out,
                    float* outF, ThreadPool* pool);
 // A DEPTHWISE_CONV_2D's float16 filter as its init packed it (depthwise_conv2d.cc), where its
