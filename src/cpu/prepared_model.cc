@@ -191,9 +191,9 @@ Status planArena(SubgraphPlan* plan) {
       last[sg.operations[plan->fusedExpansion[plan->order[step]]].inputs[0]] =
           static_cast<int64_t>(step);
     // A fused ADD step reads the skipped PAD's input too, a fused projection step the stem's.
-    if (!plan->residualPad.empty() &&
-        plan->residualPad[plan->order[step]] != SubgraphPlan::kNoPartner)
-      last[sg.operations[plan->residualPad[plan->order[step]]].inputs[0]] =
+    if (!plan->thirdOp.empty() &&
+        plan->thirdOp[plan->order[step]] != SubgraphPlan::kNoPartner)
+      last[sg.operations[plan->thirdOp[plan->order[step]]].inputs[0]] =
           static_cast<int64_t>(step);
   }
   // A float32 ADD / SUB / MUL / DIV without broadcasting one of whose inputs is a temporary read
@@ -395,7 +395,7 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
           es = runExpandDepthwise(convCtx, ctx);
           break;
         case SubgraphPlan::kDepthwiseProject: {
-          const uint32_t st = plan.residualPad[opIndex];
+          const uint32_t st = plan.thirdOp[opIndex];
           if (st != SubgraphPlan::kNoPartner) {
             OpContext stemCtx(sg.operations[st], st, slots.data(), env, plan.states[st].get(),
                               &scratch[st]);
@@ -422,7 +422,7 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
           break;
         }
         case SubgraphPlan::kConvResidual: {
-          const uint32_t p = plan.residualPad[opIndex];
+          const uint32_t p = plan.thirdOp[opIndex];
           if (p != SubgraphPlan::kNoPartner) {
             OpContext padCtx(sg.operations[p], p, slots.data(), env, plan.states[p].get(),
                              &scratch[p]);
@@ -601,7 +601,7 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
       plan->fusedExpansion.assign(numOps, SubgraphPlan::kNoPartner);
       plan->runByPartner.assign(numOps, 0);
       plan->pairKind.assign(numOps, SubgraphPlan::kExpandDepthwise);
-      plan->residualPad.assign(numOps, SubgraphPlan::kNoPartner);
+      plan->thirdOp.assign(numOps, SubgraphPlan::kNoPartner);
     }
     plan->fusedExpansion[step] = partner;
     plan->pairKind[step] = kind;
@@ -665,7 +665,8 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     if (!fusableTemporary(t) || !candidate(writer[t], OperationType::CONV_2D)) continue;
     const uint32_t c = writer[t];
     OpContext convCtx = context(c), dwCtx = context(d);
-    if (expandDepthwiseFusable(convCtx, dwCtx, threads)) addPair(d, c, SubgraphPlan::kExpandDepthwise);
+    if (expandDepthwiseFusable(convCtx, dwCtx, threads))
+      addPair(d, c, SubgraphPlan::kExpandDepthwise);
   }
   // Then each 1x1 CONV_2D whose input is a temporary that only it reads, written by a
   // DEPTHWISE_CONV_2D not paired above (depthwiseProjectFusable): the 1x1 layer's step runs
@@ -679,12 +680,12 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     if (!depthwiseProjectFusable(dwCtx, convCtx)) continue;
     addPair(p, d, SubgraphPlan::kDepthwiseProject);
     // And the stem writing the depthwise layer's input (depthwiseProjectStemFusable), run by
-    // the same step as residualPad names it.
+    // the same step as thirdOp names it.
     const uint32_t st = sg.operations[d].inputs[0];
     if (fusableTemporary(st) && candidate(writer[st], OperationType::CONV_2D)) {
       OpContext stemCtx = context(writer[st]);
       if (depthwiseProjectStemFusable(stemCtx, dwCtx, convCtx)) {
-        plan->residualPad[p] = writer[st];
+        plan->thirdOp[p] = writer[st];
         plan->runByPartner[writer[st]] = 1;
         paired[writer[st]] = 1;
       }
@@ -719,7 +720,7 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
         continue;
       addPair(a, c, SubgraphPlan::kConvResidual);
       if (pad != SubgraphPlan::kNoPartner) {
-        plan->residualPad[a] = pad;
+        plan->thirdOp[a] = pad;
         plan->runByPartner[pad] = 1;
         paired[pad] = 1;
       }

@@ -39,7 +39,7 @@ struct SubgraphPlan {
   //   kConvAdd: an ADD and the 1x1 CONV_2D with at most 16 input channels producing one of its
   //     inputs, in float16 (kernels/conv_add_half.h);
   //   kConvResidual: an ADD and the 1x1 CONV_2D on the float16 GEMM producing one of its inputs
-  //     (kernels/gemm_half_residual.h), with residualPad's PAD when that is set;
+  //     (kernels/gemm_half_residual.h), with thirdOp's PAD when that is set;
   //   kHalfBlock: a float16 inverted bottleneck on a small map (kernels/block_half.h) — the
   //     1x1 expansion (fusedExpansion), the depthwise layer and the 1x1 projection
   //     (halfBlocks) — at the step of its residual ADD, or of the projection without one.
@@ -52,11 +52,11 @@ struct SubgraphPlan {
     kHalfBlock
   };
   std::vector<uint8_t> pairKind;
-  // Per operation: for a kConvResidual ADD, the zero channel PAD producing its other input that
-  // its step runs too; for a kDepthwiseProject 1x1 layer, the stem CONV_2D producing the
-  // depthwise layer's input that its step runs too; else kNoPartner. Empty when
-  // fusedExpansion is.
-  std::vector<uint32_t> residualPad;
+  // Per operation: a third operation its pair's step runs too (its input read there instead of
+  // its output) — for a kConvResidual ADD, the zero channel PAD producing its other input; for a
+  // kDepthwiseProject 1x1 layer, the stem CONV_2D producing the depthwise layer's input — else
+  // kNoPartner. Empty when fusedExpansion is.
+  std::vector<uint32_t> thirdOp;
   // Per operation with pairKind kHalfBlock: the block's other layers and its weights packed
   // for the threads' shares. Empty unless a block is fused.
   struct HalfBlockStep {

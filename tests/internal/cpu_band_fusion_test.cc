@@ -222,10 +222,6 @@ TEST(CpuBandFusion, StrideTwoOddSizesAndPaddings) {
   expectSame({64, 50, 3, 90, 2, 0, {2, 1, 0, 3}, kNone, kRelu});
 }
 
-// Not fused, same bits: where the depthwise layer runs on the direct kernels (few channels at
-// stride 2; stride 1 with up to 96 channels or on maps 28 and wider), stride 1 on XNNPACK (maps
-// narrower than 28: too narrow for the fused form), a map narrower than 48, or a small
-// expansion.
 // Shapes known only at execution: the pair runs apart, with the same result.
 TEST(CpuBandFusion, DynamicShapesRunApart) {
   const Case c{112, 112, 16, 64, 2, kSame, {0, 0, 0, 0}, kRelu6, kNone};
@@ -236,6 +232,10 @@ TEST(CpuBandFusion, DynamicShapesRunApart) {
   expectDynamicSame(st, dy, &nn::expandDepthwiseRuns);
 }
 
+// Not fused, same bits: where the depthwise layer runs on the direct kernels (few channels at
+// stride 2; stride 1 with up to 96 channels or on maps 28 and wider), stride 1 on XNNPACK (maps
+// narrower than 28: too narrow for the fused form), a map narrower than 48, or a small
+// expansion.
 TEST(CpuBandFusion, NotFusedElsewhere) {
   expectSame({121, 77, 8, 32, 2, kSame, {0, 0, 0, 0}, kRelu6, kNone}, false);
   expectSame({57, 61, 16, 96, 1, kSame, {0, 0, 0, 0}, kNone, kRelu6}, false);
@@ -333,9 +333,6 @@ TEST(CpuProjectFusion, PixelPairKernel) {
   expectSame({1, 113, 112, 24, 16, 1, kValid, {0, 0, 0, 0}, kRelu1, kNone});
 }
 
-// Not fused, same bits: a small map (the depthwise output stays in L2), a 1x1 layer with
-// 1-2 output channels (the narrow direct kernel, not the panel GEMM), a stride-2 depthwise
-// layer with more than 32 channels (XNNPACK's).
 // Shapes known only at execution: the pair runs apart, with the same result.
 TEST(CpuProjectFusion, DynamicShapesRunApart) {
   const Case c{1, 112, 112, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kRelu};
@@ -443,6 +440,9 @@ TEST(CpuProjectFusion, WithStemRelaxed) {
   }
 }
 
+// Not fused, same bits: a small map (the depthwise output stays in L2), a 1x1 layer with
+// 1-2 output channels (the narrow direct kernel, not the panel GEMM), a stride-2 depthwise
+// layer with more than 32 channels (XNNPACK's).
 TEST(CpuProjectFusion, NotFusedElsewhere) {
   expectSame({1, 181, 171, 40, 20, 2, 0, {1, 1, 1, 1}, kNone, kRelu1}, false);
   expectSame({1, 56, 56, 24, 16, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false);

@@ -267,7 +267,7 @@ Status runExpandDepthwise(OpContext& conv, OpContext& depthwise) {
     // Paired only for one thread (expandDepthwiseFusable), so it runs on the calling thread.
     expandDepthwiseHalf(h, halfIn ? nullptr : conv.input<float>(0),
                         halfIn ? conv.input<Half>(0) : nullptr, depthwise.output<Half>(0),
-                        nullptr, sc.kernel);
+                        sc.kernel);
     gExpandDepthwiseRuns.fetch_add(1, std::memory_order_relaxed);
     gExpandDepthwiseHalfRuns.fetch_add(1, std::memory_order_relaxed);
     return kOk;
@@ -502,8 +502,7 @@ void filterValues(const OpContext& conv, std::vector<float>* out) {
   const size_t count = conv.inputShape(1).count();
   out->resize(count);
   if (conv.inputType(1) == OperandType::TENSOR_FLOAT16) {
-    const Half* h = conv.input<Half>(1);
-    for (size_t i = 0; i < count; ++i) (*out)[i] = static_cast<float>(h[i]);
+    halfToFloat(conv.input<Half>(1), out->data(), count);
   } else {
     std::copy(conv.input<float>(1), conv.input<float>(1) + count, out->begin());
   }

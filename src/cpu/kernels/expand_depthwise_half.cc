@@ -45,7 +45,7 @@ bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f) {
 }
 
 void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Half* inHalf,
-                         Half* out, ThreadPool* pool, KernelScratch& ks) {
+                         Half* out, KernelScratch& ks) {
   const Geometry &e = f.expand, &d = f.depthwise;
   const PackedHalfWeights& w = *f.weights;
   const uint32_t C = d.inC, inW = d.inW, inH = d.inH, outH = d.outH, outW = d.outW;
@@ -62,36 +62,24 @@ void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Ha
   ga.narrow = false;
   activationRangeFloat(e.p.activation, &ga.outputMin, &ga.outputMax);
   const uint32_t tiles = (w.n + kHalfTileN - 1) / kHalfTileN;
-  // The depthwise layer's as halfDepthwise gives them, one output row at a time.
-  DepthwiseHalfArgs da{};
-  da.inW = inW;
-  da.channels = C;
+  // The depthwise layer's as halfDepthwise gives them, one output row at a time (its input
+  // height and top padding set per row).
+  DepthwiseHalfArgs da = halfDepthwiseArgs(d);
   da.outH = 1;
-  da.outW = outW;
-  da.filterH = 3;
-  da.filterW = 3;
-  da.strideH = d.p.strideH;
-  da.strideW = d.p.strideW;
-  da.padLeft = d.p.padLeft;
-  da.dilationH = 1;
-  da.dilationW = 1;
   da.filter = f.depthwiseWeights->filter.data();
   da.bias = f.depthwiseWeights->bias.data();
-  activationRangeFloat(d.p.activation, &da.outputMin, &da.outputMax);
   const size_t gemmScratch = halfGemmScratchElems(w.k, w.n, true) * sizeof(uint32_t);
   const size_t ringBytes = kRing * rowElems * sizeof(uint16_t);
   const size_t rows = static_cast<size_t>(d.batches) * outH;
-  const size_t slots = pool != nullptr ? std::min<size_t>(std::max(1, pool->numThreads()), rows)
-                                       : 1;
-  ks.slots.reserve(slots, (ringBytes + 63) / 64 * 64 + gemmScratch);
-  runSlots(slots > 1 ? pool : nullptr, rows, slots, [&](size_t begin, size_t end, size_t slot) {
-    uint8_t* base = ks.slots.slot<uint8_t>(slot);
+  ks.slots.reserve(1, (ringBytes + 63) / 64 * 64 + gemmScratch);
+  {
+    uint8_t* base = ks.slots.slot<uint8_t>(0);
     uint16_t* ring = reinterpret_cast<uint16_t*>(base);
     uint32_t* scratch = reinterpret_cast<uint32_t*>(base + (ringBytes + 63) / 64 * 64);
     // The ring holds expansion rows [held, held + count) of image heldB in slots 0.. in order.
     size_t heldB = SIZE_MAX;
     int64_t held = 0, count = 0;
-    for (size_t r = begin; r < end; ++r) {
+    for (size_t r = 0; r < rows; ++r) {
       const size_t b = r / outH;
       const int64_t oh = static_cast<int64_t>(r % outH);
       const int64_t top = oh * d.p.strideH - d.p.padTop;  // input row of tap kh = 0
@@ -129,7 +117,7 @@ void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Ha
       a.out = reinterpret_cast<uint16_t*>(out) + r * static_cast<size_t>(outW) * C;
       isa_avx512fp16::depthwiseHalfRows(a, 0, 1);
     }
-  });
+  }
 }
 
 }  // namespace conv

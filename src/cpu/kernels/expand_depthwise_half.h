@@ -29,9 +29,10 @@ struct ExpandDepthwiseHalf {
 // at least 48 wide, as the float32 pair).
 bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f);
 // Reads the expansion's input (float32 `in` or float16 `inHalf`), writes the depthwise layer's
-// float16 output. (Paired only in models compiled for one thread: expandDepthwiseFusable.)
+// float16 output, on the calling thread (the pair is formed only in models compiled for one
+// thread: expandDepthwiseFusable).
 void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Half* inHalf,
-                         Half* out, ThreadPool* pool, KernelScratch& ks);
+                         Half* out, KernelScratch& ks);
 
 }  // namespace conv
 }  // namespace nn
