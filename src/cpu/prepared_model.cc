@@ -406,7 +406,7 @@ Status runOperations(const SubgraphPlan& plan, std::vector<OperandSlot>& slots,
           break;
         }
         case SubgraphPlan::kConvAdd:
-          es = runConvAdd(convCtx, ctx);
+          es = runConvAdd(*plan.convAdds[opIndex], convCtx, ctx);
           break;
         case SubgraphPlan::kHalfBlock: {
           const SubgraphPlan::HalfBlockStep& b = plan.halfBlocks[opIndex];
@@ -693,7 +693,7 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
   }
   // Then each ADD one of whose inputs is a temporary that only it reads, written by a 1x1
   // CONV_2D not paired above: the ADD's step runs both, in float16 — with the small-k kernel
-  // (convAddFusable, conv_add_half.h) or else after the float16 GEMM (convResidualFusable,
+  // (prepareConvAdd, conv_add_half.h) or else after the float16 GEMM (convResidualFusable,
   // gemm_half_residual.h), then also the zero channel PAD writing the ADD's other input when
   // only the ADD reads that (BlazeFace's widening shortcuts).
   for (uint32_t a = 0; a < numOps; ++a) {
@@ -706,8 +706,10 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
       if (!fusableTemporary(t) || !candidate(writer[t], OperationType::CONV_2D)) continue;
       const uint32_t c = writer[t];
       OpContext convCtx = context(c), addCtx = context(a);
-      if (convAddFusable(convCtx, addCtx)) {
+      if (std::shared_ptr<const ConvAddPlan> ca = prepareConvAdd(convCtx, addCtx)) {
         addPair(a, c, SubgraphPlan::kConvAdd);
+        if (plan->convAdds.empty()) plan->convAdds.resize(numOps);
+        plan->convAdds[a] = std::move(ca);
         continue;
       }
       uint32_t pad = SubgraphPlan::kNoPartner;

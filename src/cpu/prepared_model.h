@@ -15,6 +15,7 @@ namespace nn {
 namespace conv {
 struct PackedHalfBlock;  // kernels/block_half.h
 }  // namespace conv
+struct ConvAddPlan;  // kernels/conv_add_half.h
 
 // The execution plan of one subgraph.
 struct SubgraphPlan {
@@ -64,6 +65,9 @@ struct SubgraphPlan {
     std::shared_ptr<const conv::PackedHalfBlock> weights;
   };
   std::vector<HalfBlockStep> halfBlocks;
+  // Per operation with pairKind kConvAdd: the pair as prepared (weights packed in float16).
+  // Empty unless such a pair is fused.
+  std::vector<std::shared_ptr<const ConvAddPlan>> convAdds;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;

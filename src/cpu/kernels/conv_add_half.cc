@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 
 #include "cpu/kernels/conv_common.h"
 #include "cpu/kernels/gemm_half.h"
@@ -31,8 +32,8 @@ uint16_t halfBits(float f) {
   return b;
 }
 
-// Float16 weights [k][nPad] and bias [nPad] (zero past n), packed at each run: at most
-// kConvAddMaxK * kConvAddMaxN values, negligible next to the pixels.
+// Float16 weights [k][nPad] and bias [nPad] (zero past n): at most kConvAddMaxK *
+// kConvAddMaxN values.
 struct Packed {
   alignas(64) uint16_t w[kConvAddMaxK * kConvAddMaxN];
   alignas(64) uint16_t bias[kConvAddMaxN];
@@ -93,46 +94,58 @@ bool describe(const OpContext& conv, const OpContext& add, conv::Geometry* g, in
 
 }  // namespace
 
-bool convAddFusable(const OpContext& conv, const OpContext& add) {
-  conv::Geometry g;
-  int at = -1;
-  return describe(conv, add, &g, &at);
-}
-
-Status runConvAdd(OpContext& conv, OpContext& add) {
-  conv::Geometry g;
-  int at = -1;
-  if (!describe(conv, add, &g, &at))
-    return add.fail("the 1x1 CONV_2D + ADD pair no longer applies");
-  const size_t pixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
-  if (pixels == 0) return kOk;
+struct ConvAddPlan {
   Packed packed;
+  size_t pixels = 0;
+  uint32_t n = 0, k = 0;
+  uint32_t residualInput = 0;  // the ADD input that is not the convolution's output
+  float convMin = 0, convMax = 0, outMin = 0, outMax = 0;
+};
+
+std::shared_ptr<const ConvAddPlan> prepareConvAdd(const OpContext& conv, const OpContext& add) {
+  conv::Geometry g;
+  int at = -1;
+  if (!describe(conv, add, &g, &at)) return nullptr;
+  auto plan = std::make_shared<ConvAddPlan>();
   const float* bias = conv.input<float>(2);
   if (conv.inputType(1) == OperandType::TENSOR_FLOAT16)
-    pack(conv.input<Half>(1), bias, g.outC, g.inC, &packed);
+    pack(conv.input<Half>(1), bias, g.outC, g.inC, &plan->packed);
   else
-    pack(conv.input<float>(1), bias, g.outC, g.inC, &packed);
+    pack(conv.input<float>(1), bias, g.outC, g.inC, &plan->packed);
+  plan->pixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
+  plan->n = g.outC;
+  plan->k = g.inC;
+  plan->residualInput = at == 0 ? 1 : 0;
+  activationRangeFloat(g.p.activation, &plan->convMin, &plan->convMax);
+  activationRangeFloat(add.scalar<int32_t>(2), &plan->outMin, &plan->outMax);
+  return plan;
+}
+
+Status runConvAdd(const ConvAddPlan& plan, OpContext& conv, OpContext& add) {
+  if (plan.pixels == 0) return kOk;
   ConvAddHalfArgs a{};
-  a.n = g.outC;
-  a.k = g.inC;
+  a.n = plan.n;
+  a.k = plan.k;
   if (conv.inputType(0) == OperandType::TENSOR_FLOAT16)
     a.xh = reinterpret_cast<const uint16_t*>(conv.input<Half>(0));
   else
     a.xf = conv.input<float>(0);
-  a.w = packed.w;
-  a.bias = packed.bias;
-  activationRangeFloat(g.p.activation, &a.convMin, &a.convMax);
-  const uint32_t res = at == 0 ? 1 : 0;
+  a.w = plan.packed.w;
+  a.bias = plan.packed.bias;
+  a.convMin = plan.convMin;
+  a.convMax = plan.convMax;
+  const uint32_t res = plan.residualInput;
   if (add.inputType(res) == OperandType::TENSOR_FLOAT16)
     a.rh = reinterpret_cast<const uint16_t*>(add.input<Half>(res));
   else
     a.rf = add.input<float>(res);
-  activationRangeFloat(add.scalar<int32_t>(2), &a.outMin, &a.outMax);
+  a.outMin = plan.outMin;
+  a.outMax = plan.outMax;
   if (add.outputShape(0).type == OperandType::TENSOR_FLOAT16)
     a.oh = reinterpret_cast<uint16_t*>(add.output<Half>(0));
   else
     a.of = add.output<float>(0);
-  run(pixels, a, add.threadPool());
+  run(plan.pixels, a, add.threadPool());
   gConvAddRuns.fetch_add(1, std::memory_order_relaxed);
   return kOk;
 }
@@ -142,11 +155,11 @@ uint64_t convAddRuns() { return gConvAddRuns.load(std::memory_order_relaxed); }
 namespace conv {
 void convAddHalf(size_t pixels, const ConvAddHalfArgs& shape, const float* weights,
                  const float* bias, ThreadPool* pool) {
-  Packed packed;
-  pack(weights, bias, shape.n, shape.k, &packed);
+  auto packed = std::make_unique<Packed>();
+  pack(weights, bias, shape.n, shape.k, packed.get());
   ConvAddHalfArgs a = shape;
-  a.w = packed.w;
-  a.bias = packed.bias;
+  a.w = packed->w;
+  a.bias = packed->bias;
   run(pixels, a, pool);
 }
 }  // namespace conv

@@ -5,14 +5,15 @@
 // 8 -> 32 channels) is too narrow in k for the float16 GEMM, so apart it runs on the float32
 // GEMM, writes 32 float32 channels per pixel and the ADD reads them back; together each
 // output pixel is 8 float16 FMAs, the residual add and one float16 store. The plan
-// (prepared_model.cc, pairExpansions) asks once both operations are initialized, then runs the
-// pair at the ADD's step and skips the CONV_2D's; the CONV_2D's output is never written.
+// (prepared_model.cc, pairExpansions) prepares the pair once both operations are initialized,
+// then runs it at the ADD's step and skips the CONV_2D's; the CONV_2D's output is never written.
 // Values within relaxed precision of the two layers run apart (float16 sums of at most 16
 // products and a float16 residual add; tests/internal/conv_add_half_test.cc). Turned off with
 // the other band fusions by NNAPI_CPU_BAND_FUSION=0.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "cpu/kernel.h"
 #include "cpu/kernels/isa/conv_add_half_isa.h"
@@ -20,13 +21,17 @@
 
 namespace nn {
 
-// Whether `conv` (a CONV_2D, after init) and `add` (the ADD reading its output at input 0 or
-// 1, after init), both with static shapes, run as one: a relaxed model, AVX512-FP16 (not
+// The pair as prepared at compilation (prepareConvAdd): the weights and bias packed in float16
+// for the kernel, the shape, which ADD input is the convolution's, the clamps. Immutable.
+struct ConvAddPlan;
+// Non-null when `conv` (a CONV_2D, after init) and `add` (the ADD reading its output at input 0
+// or 1, after init), both with static shapes, run as one: a relaxed model, AVX512-FP16 (not
 // capped by NNAPI_CPU_ISA), a 1x1 stride-1 unpadded NHWC convolution with constant filter and
 // bias, k <= kConvAddMaxK, n <= kConvAddMaxN, the ADD's inputs and output of one shape,
 // float32 or float16 data everywhere.
-bool convAddFusable(const OpContext& conv, const OpContext& add);
-Status runConvAdd(OpContext& conv, OpContext& add);
+std::shared_ptr<const ConvAddPlan> prepareConvAdd(const OpContext& conv, const OpContext& add);
+// Runs the pair `plan` was prepared for (the same operations, shapes as at compilation).
+Status runConvAdd(const ConvAddPlan& plan, OpContext& conv, OpContext& add);
 // How many times runConvAdd has run in this process (for the tests).
 uint64_t convAddRuns();
 
