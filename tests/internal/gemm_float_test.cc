@@ -121,14 +121,16 @@ TEST(PanelGemm, ThreadSplits) {
 // splitPanelGemm hands every (row, weight tile) to exactly one call, whatever the split, the
 // thread count or the row alignment; and it splits the way its comment says: by rows where the
 // weights are the smaller operand (hand_landmark_full 14x14x112->672) or the tiles do not divide
-// evenly (8x8x576->96: 3 tiles), by tiles where the weights outweigh A and C (7x7x192->1152).
+// evenly (8x8x576->96: 3 tiles), by tiles where the weights outweigh A and C (7x7x192->1152),
+// also below the multiply-add threshold when the weights are large (2x2x288->288).
 TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
   struct Shape {
     uint32_t m, n, k;
   };
   const Shape shapes[] = {{196, 672, 112}, {49, 1152, 192}, {64, 96, 576}, {196, 480, 80},
                           {49, 192, 1152}, {4, 1632, 272},  {1, 63, 1152}, {3000, 16, 24},
-                          {17, 100, 900},  {200, 200, 200}, {64, 144, 864}};
+                          {17, 100, 900},  {200, 200, 200}, {64, 144, 864}, {4, 288, 288},
+                          {4, 64, 64}};
   for (int threads = 1; threads <= 4; ++threads) {
     ThreadPool pool(threads);
     for (const Shape& s : shapes) {
@@ -153,9 +155,14 @@ TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
                                  " rowAlign " + std::to_string(rowAlign);
         for (size_t i = 0; i < covered.size(); ++i)
           ASSERT_EQ(covered[i].load(), 1) << text << " row " << i / tiles << " tile " << i % tiles;
-        if (threads != 2 || static_cast<double>(s.m) * s.n * s.k < 400000.0) continue;
+        if (threads != 2) continue;
         // Which way 2 threads split the shapes the rule is about.
         const bool byTiles = calls.load() > 1 && fullRowCalls.load() == calls.load();
+        // Few multiply-adds: on the caller, unless the weights are large (pose_landmark's
+        // 2x2x288->288 layers), then by tiles.
+        if (s.m == 4 && s.n == 64) { EXPECT_EQ(calls.load(), 1) << text; }
+        if (s.m == 4 && s.n == 288) { EXPECT_TRUE(byTiles) << text; }
+        if (static_cast<double>(s.m) * s.n * s.k < 400000.0) continue;
         if (s.m == 196 && s.n == 672) { EXPECT_FALSE(byTiles) << text; }
         if (s.m == 196 && s.n == 480) { EXPECT_FALSE(byTiles) << text; }
         if (s.m == 64 && s.n == 96) { EXPECT_FALSE(byTiles) << text; }
@@ -173,7 +180,8 @@ TEST(PanelGemm, TwoThreadsBitIdenticalOnModelShapes) {
   ThreadPool pool(2);
   KernelScratch ks;
   const uint32_t shapes[][3] = {{14, 112, 672}, {14, 80, 480}, {14, 480, 80}, {7, 192, 1152},
-                                {7, 1152, 192}, {8, 576, 96},  {8, 528, 144}, {16, 56, 336}};
+                                {7, 1152, 192}, {8, 576, 96},  {8, 528, 144}, {16, 56, 336},
+                                {2, 288, 288}};
   for (const auto& s : shapes) {
     Geometry g;
     g.batches = 1;

@@ -130,13 +130,22 @@ inline bool panelGemmSplitsTiles(uint32_t m, uint32_t n, uint32_t k, uint32_t ti
 // 0.83-0.94x the time by rows and the depthwise layer after them 0.77-0.94x; the 7x7/8x8 ones
 // (k 192-1152, n 576-1152) stayed on tiles (rows: 1.1x); tiles that do not divide evenly
 // (8x8x576->96: 3 tiles) took 1.3x rows' time.
+// Below kMinParallelMacs the call stays on the caller, except where the weights alone are
+// large and split by tiles: such a layer (the pose landmark models' 2x2x288->288 layers, 83K
+// weights, 330 KB in float32, 331K multiply-adds) is bound by reading its weights from L3, one
+// core about 26 GB/s here; each thread then reads half of them. pose_landmark_full, 2 threads,
+// both in one process: those six layers 12.5 -> 7.5 us each.
 template <typename Fn>
 void splitPanelGemm(ThreadPool* pool, uint32_t m, uint32_t n, uint32_t k, uint32_t tileN,
                     uint32_t rowAlign, const Fn& fn) {
   constexpr double kMinParallelMacs = 400000.0;  // as xnnpack_util.h
+  constexpr double kMinParallelWeights = 65536.0;
   const uint32_t tiles = (n + tileN - 1) / tileN;
   const int threads = pool != nullptr ? pool->numThreads() : 1;
-  if (threads <= 1 || static_cast<double>(m) * n * k < kMinParallelMacs) {
+  const bool weightBound =
+      threads > 1 && static_cast<double>(k) * n >= kMinParallelWeights &&
+      panelGemmSplitsTiles(m, n, k, tileN, static_cast<size_t>(threads));
+  if (threads <= 1 || (static_cast<double>(m) * n * k < kMinParallelMacs && !weightBound)) {
     fn(uint32_t{0}, m, uint32_t{0}, tiles, size_t{0});
     return;
   }
