@@ -130,7 +130,7 @@ TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
   const Shape shapes[] = {{196, 672, 112}, {49, 1152, 192}, {64, 96, 576}, {196, 480, 80},
                           {49, 192, 1152}, {4, 1632, 272},  {1, 63, 1152}, {3000, 16, 24},
                           {17, 100, 900},  {200, 200, 200}, {64, 144, 864}, {4, 288, 288},
-                          {4, 64, 64}};
+                          {4, 64, 64},     {64, 288, 864}};
   for (int threads = 1; threads <= 4; ++threads) {
     ThreadPool pool(threads);
     for (const Shape& s : shapes) {
@@ -138,14 +138,18 @@ TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
         const uint32_t tiles = (s.n + kConvTileN - 1) / kConvTileN;
         std::vector<std::atomic<int>> covered(static_cast<size_t>(s.m) * tiles);
         for (auto& c : covered) c.store(0);
-        std::atomic<int> fullRowCalls{0}, calls{0};
+        std::atomic<int> allTileCalls{0}, calls{0};
+        std::vector<std::atomic<size_t>> work(static_cast<size_t>(threads));  // tile-rows per slot
+        for (auto& w : work) w.store(0);
         splitPanelGemm(&pool, s.m, s.n, s.k, kConvTileN, rowAlign,
                        [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t slot) {
                          EXPECT_LT(slot, static_cast<size_t>(threads));
                          EXPECT_LE(r1, s.m);
                          EXPECT_LE(t1, tiles);
+                         EXPECT_TRUE(r0 % rowAlign == 0 && (r1 % rowAlign == 0 || r1 == s.m));
                          calls.fetch_add(1);
-                         if (r0 == 0 && r1 == s.m) fullRowCalls.fetch_add(1);
+                         if (t0 == 0 && t1 == tiles) allTileCalls.fetch_add(1);
+                         if (slot < work.size()) work[slot].fetch_add(size_t{r1 - r0} * (t1 - t0));
                          for (uint32_t r = r0; r < r1; ++r)
                            for (uint32_t t = t0; t < t1; ++t)
                              covered[static_cast<size_t>(r) * tiles + t].fetch_add(1);
@@ -157,7 +161,13 @@ TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
           ASSERT_EQ(covered[i].load(), 1) << text << " row " << i / tiles << " tile " << i % tiles;
         if (threads != 2) continue;
         // Which way 2 threads split the shapes the rule is about.
-        const bool byTiles = calls.load() > 1 && fullRowCalls.load() == calls.load();
+        const bool byTiles = calls.load() > 1 && allTileCalls.load() == 0;
+        // By tiles, each thread gets half the tile-rows, to a row unit, when a tile has two or
+        // more (tiles that do not divide evenly are shared by rows: 8x8x864->288, 9 tiles).
+        if (byTiles && s.m > rowAlign) {
+          const size_t a = work[0].load(), b = work[1].load();
+          EXPECT_LE(a > b ? a - b : b - a, rowAlign) << text << ": " << a << " / " << b;
+        }
         // Few multiply-adds: on the caller, unless the weights are large (pose_landmark's
         // 2x2x288->288 layers), then by tiles.
         if (s.m == 4 && s.n == 64) { EXPECT_EQ(calls.load(), 1) << text; }
@@ -167,6 +177,7 @@ TEST(PanelGemm, SplitCoversEachRowAndTileOnce) {
         if (s.m == 196 && s.n == 480) { EXPECT_FALSE(byTiles) << text; }
         if (s.m == 64 && s.n == 96) { EXPECT_FALSE(byTiles) << text; }
         if (s.m == 49 && s.n == 1152) { EXPECT_TRUE(byTiles) << text; }
+        if (s.m == 64 && s.n == 288) { EXPECT_TRUE(byTiles) << text; }
       }
     }
   }
@@ -181,7 +192,7 @@ TEST(PanelGemm, TwoThreadsBitIdenticalOnModelShapes) {
   KernelScratch ks;
   const uint32_t shapes[][3] = {{14, 112, 672}, {14, 80, 480}, {14, 480, 80}, {7, 192, 1152},
                                 {7, 1152, 192}, {8, 576, 96},  {8, 528, 144}, {16, 56, 336},
-                                {2, 288, 288}};
+                                {2, 288, 288},  {8, 864, 288}};
   for (const auto& s : shapes) {
     Geometry g;
     g.batches = 1;
