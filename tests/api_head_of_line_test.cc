@@ -74,8 +74,9 @@ Outcome count(ANeuralNetworksCompilation* c, int32_t n, uint64_t timeoutNs) {
             ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksExecution_setLoopTimeout(e, ANeuralNetworks_getMaximumLoopTimeout()),
             ANEURALNETWORKS_NO_ERROR);
-  if (timeoutNs != 0)
+  if (timeoutNs != 0) {
     EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, timeoutNs), ANEURALNETWORKS_NO_ERROR);
+  }
   const auto t0 = Clock::now();
   o.status = ANeuralNetworksExecution_compute(e);
   o.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

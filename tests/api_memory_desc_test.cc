@@ -25,7 +25,9 @@ struct AddConst {
     model.addOperation(ANEURALNETWORKS_ADD, {in, c, act}, {out});
     EXPECT_EQ(model.finish({in}, {out}), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(ANeuralNetworksCompilation_create(model.get(), &compilation), ANEURALNETWORKS_NO_ERROR);
-    if (finishCompilation) EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    if (finishCompilation) {
+      EXPECT_EQ(ANeuralNetworksCompilation_finish(compilation), ANEURALNETWORKS_NO_ERROR);
+    }
   }
   ~AddConst() { ANeuralNetworksCompilation_free(compilation); }
 };

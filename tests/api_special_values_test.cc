@@ -42,10 +42,6 @@ std::vector<float> decode(const std::vector<uint8_t>& bytes, int32_t type) {
   return out;
 }
 
-int32_t scalarOf(int32_t tensorType) {
-  return tensorType == ANEURALNETWORKS_TENSOR_FLOAT32 ? ANEURALNETWORKS_FLOAT32
-                                                      : ANEURALNETWORKS_FLOAT16;
-}
 uint32_t addFloatScalar(ModelBuilder& mb, int32_t tensorType, float v) {
   if (tensorType == ANEURALNETWORKS_TENSOR_FLOAT32) return mb.addFloat32(v);
   return mb.addConstant<_Float16>(ANEURALNETWORKS_FLOAT16, {}, {static_cast<_Float16>(v)});

@@ -109,19 +109,23 @@ std::vector<float> compileAndRun(const CacheSpec& spec, uint32_t* steps = nullpt
     EXPECT_EQ(ANeuralNetworksCompilation_createForDevices(model.m.get(), &partial, 1, &c),
               ANEURALNETWORKS_NO_ERROR);
   if (c == nullptr) return {};
-  if (!spec.dir.empty())
+  if (!spec.dir.empty()) {
     EXPECT_EQ(ANeuralNetworksCompilation_setCaching(c, spec.dir.c_str(), spec.token.data()),
-              ANEURALNETWORKS_NO_ERROR);
-  if (!spec.fds.empty())
+                ANEURALNETWORKS_NO_ERROR);
+  }
+  if (!spec.fds.empty()) {
     EXPECT_EQ(sl().SL_ANeuralNetworksCompilation_setCachingFromFds(
-                  c, spec.fds.data(), static_cast<uint32_t>(spec.fds.size()), nullptr, 0,
-                  spec.token.data()),
-              ANEURALNETWORKS_NO_ERROR);
+                    c, spec.fds.data(), static_cast<uint32_t>(spec.fds.size()), nullptr, 0,
+                    spec.token.data()),
+                ANEURALNETWORKS_NO_ERROR);
+  }
   const int finished = ANeuralNetworksCompilation_finish(c);
   EXPECT_EQ(finished, ANEURALNETWORKS_NO_ERROR) << ANNLinux_getLastErrorMessage();
   std::vector<float> out(6, 0.f);
   if (finished == ANEURALNETWORKS_NO_ERROR) {
-    if (steps) EXPECT_EQ(ANNLinux_Compilation_getStepCount(c, steps), ANEURALNETWORKS_NO_ERROR);
+    if (steps) {
+      EXPECT_EQ(ANNLinux_Compilation_getStepCount(c, steps), ANEURALNETWORKS_NO_ERROR);
+    }
     ANeuralNetworksExecution* e = nullptr;
     EXPECT_EQ(ANeuralNetworksExecution_create(c, &e), ANEURALNETWORKS_NO_ERROR);
     EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, kA.data(), 24), 0);

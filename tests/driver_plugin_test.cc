@@ -96,7 +96,9 @@ RunResult run(const ANeuralNetworksModel* model, const ANeuralNetworksDevice* de
   EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 0, nullptr, a.data(), 24), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksExecution_setInput(e, 1, nullptr, b.data(), 24), ANEURALNETWORKS_NO_ERROR);
   EXPECT_EQ(ANeuralNetworksExecution_setOutput(e, 0, nullptr, r.out.data(), 24), ANEURALNETWORKS_NO_ERROR);
-  if (timeoutNs) EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, timeoutNs), ANEURALNETWORKS_NO_ERROR);
+  if (timeoutNs) {
+    EXPECT_EQ(ANeuralNetworksExecution_setTimeout(e, timeoutNs), ANEURALNETWORKS_NO_ERROR);
+  }
   r.compute = ANeuralNetworksExecution_compute(e);
   if (r.compute != ANEURALNETWORKS_NO_ERROR) r.message = ANNLinux_getLastErrorMessage();
   ANeuralNetworksExecution_free(e);

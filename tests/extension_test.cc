@@ -323,9 +323,10 @@ struct ExtensionInputModel {
     const Codes c = codes(m.get());
     const uint32_t x = m.addOperand(c.tensorType, kDims);
     const uint32_t out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, kDims);
-    if (scale != nullptr)
+    if (scale != nullptr) {
       EXPECT_EQ(ANeuralNetworksModel_setOperandExtensionData(m.get(), x, scale, sizeof(float)),
-                ANEURALNETWORKS_NO_ERROR);
+                  ANEURALNETWORKS_NO_ERROR);
+    }
     m.addOperation(c.operation, {x}, {out});
     EXPECT_EQ(m.finish({x}, {out}), ANEURALNETWORKS_NO_ERROR) << lastError();
     const float one = 1.f;

@@ -32,7 +32,8 @@
 namespace nn {
 namespace {
 
-uint64_t nowNs() {
+// Only the faulty driver's slow mode uses it.
+[[maybe_unused]] uint64_t nowNs() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now().time_since_epoch())
                                    .count());

@@ -106,6 +106,13 @@ struct TestModel {
   std::vector<size_t> outputBytes;
 };
 
+TestModel newModel(std::string name) {
+  TestModel t;
+  t.name = std::move(name);
+  t.mb = std::make_unique<ModelBuilder>();
+  return t;
+}
+
 std::vector<float> randomFloats(size_t n, uint32_t seed) {
   return nntest::randomFloats(n, seed, -2.f, 2.f);
 }
@@ -125,7 +132,7 @@ uint32_t binary(ModelBuilder& mb, int op, uint32_t a, uint32_t b, const std::vec
 
 // in -> ADD -> MUL -> CONV_2D -> RESHAPE -> ADD -> MUL -> out
 TestModel chainModel() {
-  TestModel t{"chain", std::make_unique<ModelBuilder>()};
+  TestModel t = newModel("chain");
   ModelBuilder& mb = *t.mb;
   const std::vector<uint32_t> d{1, 4, 4, 2};
   const uint32_t in = mb.addOperand(kF32, d);
@@ -152,7 +159,7 @@ TestModel chainModel() {
 
 // Two inputs, branches that join, and an output (b) that later operations also read.
 TestModel diamondModel() {
-  TestModel t{"diamond", std::make_unique<ModelBuilder>()};
+  TestModel t = newModel("diamond");
   ModelBuilder& mb = *t.mb;
   const std::vector<uint32_t> d{2, 3, 4};
   const uint32_t in0 = mb.addOperand(kF32, d), in1 = mb.addOperand(kF32, d);
@@ -177,7 +184,7 @@ TestModel diamondModel() {
 // RESHAPE by a shape given at execution: its output, of unknown dimensions at compilation,
 // crosses steps when the next operation runs elsewhere.
 TestModel dynamicModel() {
-  TestModel t{"dynamic", std::make_unique<ModelBuilder>()};
+  TestModel t = newModel("dynamic");
   ModelBuilder& mb = *t.mb;
   const uint32_t in = mb.addOperand(kF32, {4, 6});
   const uint32_t shape = mb.addOperand(kI32, {2});
@@ -200,7 +207,7 @@ TestModel dynamicModel() {
 
 // x -> ADD -> IF(cond, then: ADD(x, x), else: MUL(x, k)) -> MUL -> out
 TestModel ifModel(bool cond) {
-  TestModel t{cond ? "if-then" : "if-else", std::make_unique<ModelBuilder>()};
+  TestModel t = newModel(cond ? "if-then" : "if-else");
   const std::vector<uint32_t> d{1, 4};
   auto branch = [&](bool isThen) {
     auto m = std::make_unique<ModelBuilder>();
@@ -236,7 +243,7 @@ TestModel ifModel(bool cond) {
 
 // x -> ADD -> WHILE(i < n: i += 1, x *= k) -> ADD -> out
 TestModel whileModel() {
-  TestModel t{"while", std::make_unique<ModelBuilder>()};
+  TestModel t = newModel("while");
   const std::vector<uint32_t> d{1, 4};
   {
     auto m = std::make_unique<ModelBuilder>();
@@ -308,9 +315,10 @@ Outcome run(nn::RuntimeCompilation* compilation, const TestModel& t,
   o.outputs.resize(outputBytes.size());
   for (size_t i = 0; i < outputBytes.size(); ++i) {
     o.outputs[i].assign(outputBytes[i], 0xAB);
-    if (reuse == nullptr)
+    if (reuse == nullptr) {
       EXPECT_EQ(ANeuralNetworksExecution_setOutput(e, i, nullptr, o.outputs[i].data(), outputBytes[i]),
-                ANEURALNETWORKS_NO_ERROR) << ANNLinux_getLastErrorMessage();
+                  ANEURALNETWORKS_NO_ERROR) << ANNLinux_getLastErrorMessage();
+    }
   }
   o.status = ANeuralNetworksExecution_compute(e);
   o.message = ANNLinux_getLastErrorMessage();
@@ -335,7 +343,6 @@ Outcome wholeOnReference(const TestModel& t) {
   return run(&c, t, t.outputBytes);
 }
 
-const char* deviceName(const nn::Device* d) { return d ? d->name().c_str() : "null"; }
 
 TEST(Partition, RandomSplitsMatchWholeModel) {
   constexpr int kSeeds = 300;

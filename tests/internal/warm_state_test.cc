@@ -112,13 +112,17 @@ TEST(CpuWarmState, FirstExecutionUsesOperatorsCreatedAtCompilation) {
   const std::vector<float> input = randomValues(16 * 16 * 8, 9);
   const bool xnn = nn::xnnpackAvailable();
   const uint64_t perState = operatorsPerLazyState(m, input);
-  if (xnn) EXPECT_GE(perState, 1u);
+  if (xnn) {
+    EXPECT_GE(perState, 1u);
+  }
 
   const uint64_t beforeCompile = nn::xnnOperatorsCreated();
   ANeuralNetworksCompilation* c = compileOnFastCpu(m);
   ASSERT_NE(c, nullptr);
   const uint64_t afterCompile = nn::xnnOperatorsCreated();
-  if (xnn) EXPECT_EQ(afterCompile - beforeCompile, perState);
+  if (xnn) {
+    EXPECT_EQ(afterCompile - beforeCompile, perState);
+  }
 
   std::vector<float> first, second;
   {
@@ -144,7 +148,9 @@ TEST(CpuWarmState, FirstExecutionUsesOperatorsCreatedAtCompilation) {
     EXPECT_TRUE(sameBits(a.out, first));
     EXPECT_TRUE(sameBits(b.out, first));
   }
-  if (xnn) EXPECT_EQ(nn::xnnOperatorsCreated() - afterCompile, perState);
+  if (xnn) {
+    EXPECT_EQ(nn::xnnOperatorsCreated() - afterCompile, perState);
+  }
   ANeuralNetworksCompilation_free(c);
 }
 
@@ -167,7 +173,9 @@ TEST(CpuWarmState, UnwarmedCompilationGivesTheSameBits) {
 
   OneRun l(lazy, input);
   l.compute();
-  if (xnn) EXPECT_GE(nn::xnnOperatorsCreated() - before, 1u);
+  if (xnn) {
+    EXPECT_GE(nn::xnnOperatorsCreated() - before, 1u);
+  }
   OneRun w(warmed, input);
   w.compute();
   EXPECT_TRUE(sameBits(l.out, w.out));
