@@ -81,11 +81,12 @@ TEST(ApiFastPathShapes, TransposeConvOutputSmallerThanStride) {
 
 namespace {
 
-// Float32 MEAN over the height and width of NHWC data takes the fast device's vectorized loop
-// (mean.cc, spatialMean): it must give the reference device's bits (the same sums in the same
-// order). Odd channel counts (vector tails), several batches, both keep_dims, the axes in any
-// order and negative; a mean over other axes (the plain loop) alongside.
-TEST(ApiFastPathShapes, MeanOverHeightWidthSameBitsAsReference) {
+// MEAN over the height and width of NHWC data takes the fast device's vectorized loop
+// (mean.cc: spatialMean for float32, half_ops::spatialMean for float16 where the processor has
+// AVX512-FP16): it must give the reference device's bits (the same float32 sums in the same
+// order, one rounding). Odd channel counts (vector tails), several batches, both keep_dims, the
+// axes in any order and negative; a mean over other axes (the plain loop) alongside.
+void expectMeanSameBitsAsReference(int32_t tensorType) {
   struct MeanCase {
     std::vector<uint32_t> input;
     std::vector<int32_t> axes;
@@ -93,9 +94,13 @@ TEST(ApiFastPathShapes, MeanOverHeightWidthSameBitsAsReference) {
   };
   const MeanCase cases[] = {{{1, 7, 7, 1152}, {1, 2}, 0},  {{2, 3, 5, 37}, {2, 1}, 1},
                             {{1, 1, 1, 17}, {-3, -2}, 0},  {{3, 4, 2, 5}, {1, 2}, 1},
-                            {{1, 6, 6, 300}, {1, 2}, 1},   {{2, 4, 3, 9}, {1}, 0}};
+                            {{1, 6, 6, 300}, {1, 2}, 1},   {{2, 4, 3, 9}, {1}, 0},
+                            {{1, 7, 7, 672}, {1, 2}, 0},   {{2, 2, 2, 65}, {1, 2}, 1}};
+  const bool half = tensorType == ANEURALNETWORKS_TENSOR_FLOAT16;
+  const size_t elemSize = half ? 2 : 4;
   int index = 0;
   for (const MeanCase& c : cases) {
+    SCOPED_TRACE("case " + std::to_string(index));
     const std::vector<uint32_t>& d = c.input;
     const size_t count = size_t(d[0]) * d[1] * d[2] * d[3];
     std::vector<float> in = nntest::randomFloats(count, 40 + index++, -3.f, 3.f);
@@ -109,37 +114,58 @@ TEST(ApiFastPathShapes, MeanOverHeightWidthSameBitsAsReference) {
     size_t outCount = 1;
     for (uint32_t v : outDims) outCount *= v;
     ModelBuilder mb;
-    const uint32_t input = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, d);
+    const uint32_t input = mb.addOperand(tensorType, d);
     const uint32_t axes = mb.addConstant<int32_t>(
         ANEURALNETWORKS_TENSOR_INT32, {static_cast<uint32_t>(c.axes.size())}, c.axes);
-    const uint32_t out = mb.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, outDims);
+    const uint32_t out = mb.addOperand(tensorType, outDims);
     mb.addOperation(ANEURALNETWORKS_MEAN, {input, axes, mb.addInt32(c.keepDims)}, {out});
     ASSERT_EQ(mb.finish({input}, {out}), ANEURALNETWORKS_NO_ERROR)
         << ANNLinux_getLastErrorMessage();
-    std::vector<uint8_t> bytes(count * sizeof(float));
-    std::memcpy(bytes.data(), in.data(), bytes.size());
+    std::vector<uint8_t> bytes(count * elemSize);
+    for (size_t i = 0; i < count; ++i) {
+      if (half) {
+        const _Float16 h = static_cast<_Float16>(in[i]);
+        std::memcpy(bytes.data() + 2 * i, &h, 2);
+      } else {
+        std::memcpy(bytes.data() + 4 * i, &in[i], 4);
+      }
+    }
     std::vector<std::vector<uint8_t>> results;
     for (const char* device : {"nnapi-cpu", "nnapi-cpu-reference"}) {
-      const nntest::RunResult r =
-          nntest::runModel(mb, {bytes}, {outCount * sizeof(float)}, device);
+      const nntest::RunResult r = nntest::runModel(mb, {bytes}, {outCount * elemSize}, device);
       ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR)
           << device << ": " << ANNLinux_getLastErrorMessage();
       results.push_back(r.outputs[0]);
     }
-    ASSERT_EQ(results[0].size(), outCount * sizeof(float));
-    std::vector<float> fast(outCount), reference(outCount);
-    std::memcpy(fast.data(), results[0].data(), results[0].size());
-    std::memcpy(reference.data(), results[1].data(), results[1].size());
+    ASSERT_EQ(results[0].size(), outCount * elemSize);
+    ASSERT_EQ(results[1].size(), outCount * elemSize);
+    double total = 0;
     for (size_t i = 0; i < outCount; ++i) {
-      ASSERT_EQ(std::memcmp(&fast[i], &reference[i], sizeof(float)), 0)
-          << "case " << index - 1 << " element " << i << ": fast " << fast[i] << " reference "
-          << reference[i];
+      ASSERT_EQ(std::memcmp(results[0].data() + i * elemSize, results[1].data() + i * elemSize,
+                            elemSize),
+                0)
+          << "element " << i;
+      float v;
+      if (half) {
+        _Float16 h;
+        std::memcpy(&h, results[0].data() + 2 * i, 2);
+        v = static_cast<float>(h);
+      } else {
+        std::memcpy(&v, results[0].data() + 4 * i, 4);
+      }
+      total += std::fabs(v);
     }
     // Not all zero: the sums were computed.
-    double total = 0;
-    for (float v : fast) total += std::fabs(v);
-    EXPECT_GT(total, 0.0) << "case " << index - 1;
+    EXPECT_GT(total, 0.0);
   }
+}
+
+TEST(ApiFastPathShapes, MeanOverHeightWidthSameBitsAsReference) {
+  expectMeanSameBitsAsReference(ANEURALNETWORKS_TENSOR_FLOAT32);
+}
+
+TEST(ApiFastPathShapes, Float16MeanOverHeightWidthSameBitsAsReference) {
+  expectMeanSameBitsAsReference(ANEURALNETWORKS_TENSOR_FLOAT16);
 }
 
 }  // namespace

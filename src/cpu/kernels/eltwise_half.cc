@@ -92,5 +92,19 @@ void maxPool(const OpContext& ctx, const pooling::PoolParams& p, const pooling::
   }
 }
 
+bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uint32_t channels,
+                 uint64_t count) {
+  if (!available()) return false;
+  SpatialMeanHalfArgs a{};
+  a.in = reinterpret_cast<const uint16_t*>(in);
+  a.out = reinterpret_cast<uint16_t*>(out);
+  a.batches = batches;
+  a.channels = channels;
+  a.pixels = pixels;
+  a.count = static_cast<float>(count);
+  isa_avx512fp16::spatialMeanHalf(a);
+  return true;
+}
+
 }  // namespace half_ops
 }  // namespace nn

@@ -1,4 +1,4 @@
-// ADD and MAX_POOL_2D on float16 data with AVX512-FP16 (isa/eltwise_half_avx512fp16.cc): the
+// ADD, MAX_POOL_2D and MEAN on float16 data with AVX512-FP16 (isa/eltwise_half_avx512fp16.cc): the
 // operations between the convolutions of a relaxed model's residual blocks, whose tensors the
 // CPU driver's graph pass stores in float16 (graph_fusion.h), read and write them as they are.
 // The pass makes forms only these kernels accept: an ADD with one input float16 and the other
@@ -27,6 +27,13 @@ void add(const OpContext& ctx, int32_t activation);
 // model; max and the activation clamps are exact in float16, the same bits as widening).
 bool maxPoolTakes(const OpContext& ctx, const pooling::PoolParams& p);
 void maxPool(const OpContext& ctx, const pooling::PoolParams& p, const pooling::PoolGeometry& g);
+
+// MEAN over H and W of NHWC float16 data into float16 (the average that ends image models, in a
+// TENSOR_FLOAT16 model; relaxed models keep that tensor float32, graph_fusion.h):
+// computes it and returns true where available(), the portable kernel's sums in the same order
+// and the same bits; false elsewhere (nothing written).
+bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uint32_t channels,
+                 uint64_t count);
 
 }  // namespace half_ops
 }  // namespace nn

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/kernels/eltwise_half.h"
 #include "cpu/kernels/vectorize.h"
 #include "spec/ops/reduce_util.h"
 
@@ -90,6 +91,13 @@ Status run(OpContext& ctx, bool fast) {
       return kOk;
     }
     case OperandType::TENSOR_FLOAT16: {
+      // A float16 model's spatial average (an image model's head): vectorized, no buffer per
+      // run; the loop below widens one value at a time into sums it allocates.
+      const bool spatialNhwc = rank == 4 && !reduced[0] && reduced[1] && reduced[2] && !reduced[3];
+      if (!empty && spatialNhwc && fast && reducedCount > 0 &&
+          half_ops::spatialMean(ctx.input<Half>(0), ctx.output<Half>(0), d[0],
+                                static_cast<size_t>(d[1]) * d[2], d[3], reducedCount))
+        return kOk;
       std::vector<float> acc(outCount, 0.f);
       if (!empty) accumulate(ctx.input<Half>(0), acc.data(), d, os);
       Half* out = ctx.output<Half>(0);

@@ -116,5 +116,36 @@ void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEn
   }
 }
 
+void spatialMeanHalf(const SpatialMeanHalfArgs& a) {
+  const uint32_t c = a.channels;
+  const __m512 count = _mm512_set1_ps(a.count);
+  for (uint32_t b = 0; b < a.batches; ++b) {
+    const uint16_t* src = a.in + static_cast<size_t>(b) * a.pixels * c;
+    uint16_t* dst = a.out + static_cast<size_t>(b) * c;
+    // 64 channels (four float32 sums) per pass over the pixels.
+    for (uint32_t c0 = 0; c0 < c; c0 += 64) {
+      __mmask16 m[4];
+      __m512 s[4];
+      for (int j = 0; j < 4; ++j) {
+        const uint32_t first = c0 + 16 * j;
+        m[j] = mask16(first < c ? c - first : 0);
+        s[j] = _mm512_setzero_ps();
+      }
+      for (size_t p = 0; p < a.pixels; ++p) {
+        const uint16_t* row = src + p * c + c0;
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j)
+          s[j] = _mm512_add_ps(s[j], _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m[j], row + 16 * j)));
+      }
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j) {
+        const __m512 q = _mm512_div_ps(s[j], count);
+        _mm256_mask_storeu_epi16(dst + c0 + 16 * j, m[j],
+                                 _mm512_cvtps_ph(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+      }
+    }
+  }
+}
+
 }  // namespace isa_avx512fp16
 }  // namespace nn

@@ -1,7 +1,7 @@
 // Float16 storage kernels of the operations around the convolutions in relaxed models' residual
 // blocks (ADD, MAX_POOL_2D; eltwise_half_avx512fp16.cc, driver eltwise_half.cc): they read and
 // write the float16 temporaries the CPU driver's graph pass makes (graph_fusion.h), so that a
-// backbone's tensors stay float16 between its convolutions. Same include rules as conv_isa.h:
+// backbone's tensors stay float16 between its convolutions. And MEAN of float16 models. Same include rules as conv_isa.h:
 // plain declarations and trivial structs only.
 #pragma once
 
@@ -36,9 +36,21 @@ struct MaxPoolHalfArgs {
   float outputMin, outputMax;
 };
 
+// MEAN over H and W of float16 NHWC data: out[b][c] = float16(sum over the pixels in order of
+// float32(in[b][p][c]), in float32, divided by `count`): the portable kernel's sums and
+// rounding (mean.cc), so the same bits.
+struct SpatialMeanHalfArgs {
+  const uint16_t* in;  // [batches][pixels][channels]
+  uint16_t* out;       // [batches][channels]
+  uint32_t batches, channels;
+  size_t pixels;
+  float count;
+};
+
 namespace isa_avx512fp16 {
 void addHalf(const AddHalfArgs& a, size_t begin, size_t end);
 void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEnd);
+void spatialMeanHalf(const SpatialMeanHalfArgs& a);
 }  // namespace isa_avx512fp16
 
 }  // namespace nn
