@@ -243,11 +243,11 @@ std::atomic<uint64_t> gExpandDepthwiseHalfRuns{0};
 
 }  // namespace
 
-bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise, int threads) {
+bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise) {
   ExpandDepthwise f;
   ExpandDepthwiseHalf h;
   return describeExpandDepthwise(conv, depthwise, &f) ||
-         (threads <= 1 && describeExpandDepthwiseHalf(conv, depthwise, &h));
+         describeExpandDepthwiseHalf(conv, depthwise, &h);
 }
 
 uint64_t expandDepthwiseHalfRuns() {
@@ -264,10 +264,9 @@ Status runExpandDepthwise(OpContext& conv, OpContext& depthwise) {
     Conv2dScratch fallback;
     Conv2dScratch& sc = scratchOr(depthwise, fallback);
     const bool halfIn = conv.inputType(0) == OperandType::TENSOR_FLOAT16;
-    // Paired only for one thread (expandDepthwiseFusable), so it runs on the calling thread.
     expandDepthwiseHalf(h, halfIn ? nullptr : conv.input<float>(0),
                         halfIn ? conv.input<Half>(0) : nullptr, depthwise.output<Half>(0),
-                        sc.kernel);
+                        depthwise.threadPool(), sc.kernel);
     gExpandDepthwiseRuns.fetch_add(1, std::memory_order_relaxed);
     gExpandDepthwiseHalfRuns.fetch_add(1, std::memory_order_relaxed);
     return kOk;

@@ -23,13 +23,9 @@ bool bandFusionEnabled();
 // constant weights, the expansion on the panel GEMM, the depthwise layer 3x3 stride 2 on
 // XNNPACK, and an intermediate too large to stay in L2 between the layers
 // (expandDepthwiseAvailable in conv_fast.h).
-// Or, in a relaxed model compiled for one thread (`threads`), the float16 pair
-// (expand_depthwise_half.h): the expansion on the float16 GEMM writing float16, a 3x3 stride-2
-// depthwise layer on the float16 kernel. With more threads that pair is not fused: apart, the
-// depthwise layer splits its rows as the expansion split its output, so each thread reads what
-// it wrote, and the expansion writes its last rows first, so the depthwise layer starts on rows
-// still in L2; the fused form measured slower there.
-bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise, int threads);
+// Or, in a relaxed model, the float16 pair (expand_depthwise_half.h): the expansion on the
+// float16 GEMM writing float16, a 3x3 stride-2 depthwise layer on the float16 kernel.
+bool expandDepthwiseFusable(const OpContext& conv, const OpContext& depthwise);
 
 // Runs the pair: reads the expansion's input, writes the depthwise layer's output.
 Status runExpandDepthwise(OpContext& conv, OpContext& depthwise);

@@ -30,8 +30,9 @@ bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f) {
   // MB) the pair measured as slow as the layers apart or slower, one thread: the ring keeps
   // two of three rows from one output row to the next (moved, 2 x 18-24 KB per row) and the
   // 64-pixel row GEMMs are short; at stride 2 (hand_landmark's 112x112x16->64, pose_landmark's
-  // 128x128x16->64 and x24->96) it took 0.85-0.9x their time on one thread (models compiled
-  // for more threads do not pair them: expandDepthwiseFusable).
+  // 128x128x16->64 and x24->96) it took 0.85-0.9x their time on one thread; hand_landmark's
+  // on two threads, each its own range of rows, 72-92 us against 86-104 apart (lite and full,
+  // per-operation medians, in turn in one window).
   if (d.filterH != 3 || d.filterW != 3 || d.p.strideH != 2 ||
       d.p.dilationH != 1 || d.p.dilationW != 1 || d.p.depthMultiplier != 1 ||
       d.inC < kHalfDwMinChannels || d.inC != d.outC || f.depthwiseWeights->channels != d.inC ||
@@ -45,7 +46,7 @@ bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f) {
 }
 
 void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Half* inHalf,
-                         Half* out, KernelScratch& ks) {
+                         Half* out, ThreadPool* pool, KernelScratch& ks) {
   const Geometry &e = f.expand, &d = f.depthwise;
   const PackedHalfWeights& w = *f.weights;
   const uint32_t C = d.inC, inW = d.inW, inH = d.inH, outH = d.outH, outW = d.outW;
@@ -71,15 +72,19 @@ void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Ha
   const size_t gemmScratch = halfGemmScratchElems(w.k, w.n, true) * sizeof(uint32_t);
   const size_t ringBytes = kRing * rowElems * sizeof(uint16_t);
   const size_t rows = static_cast<size_t>(d.batches) * outH;
-  ks.slots.reserve(1, (ringBytes + 63) / 64 * 64 + gemmScratch);
-  {
-    uint8_t* base = ks.slots.slot<uint8_t>(0);
+  // One contiguous range of output rows per thread, each with its own ring and GEMM scratch:
+  // the expansion rows two ranges' windows share are computed by both.
+  const size_t slots =
+      std::min(rows, pool != nullptr ? static_cast<size_t>(std::max(1, pool->numThreads())) : 1);
+  ks.slots.reserve(slots, (ringBytes + 63) / 64 * 64 + gemmScratch);
+  runSlots(pool, rows, slots, [&](size_t rowBegin, size_t rowEnd, size_t slot) {
+    uint8_t* base = ks.slots.slot<uint8_t>(slot);
     uint16_t* ring = reinterpret_cast<uint16_t*>(base);
     uint32_t* scratch = reinterpret_cast<uint32_t*>(base + (ringBytes + 63) / 64 * 64);
     // The ring holds expansion rows [held, held + count) of image heldB in slots 0.. in order.
     size_t heldB = SIZE_MAX;
     int64_t held = 0, count = 0;
-    for (size_t r = 0; r < rows; ++r) {
+    for (size_t r = rowBegin; r < rowEnd; ++r) {
       const size_t b = r / outH;
       const int64_t oh = static_cast<int64_t>(r % outH);
       const int64_t top = oh * d.p.strideH - d.p.padTop;  // input row of tap kh = 0
@@ -117,7 +122,7 @@ void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Ha
       a.out = reinterpret_cast<uint16_t*>(out) + r * static_cast<size_t>(outW) * C;
       isa_avx512fp16::depthwiseHalfRows(a, 0, 1);
     }
-  }
+  });
 }
 
 }  // namespace conv

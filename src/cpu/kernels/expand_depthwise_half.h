@@ -5,7 +5,8 @@
 // then the depthwise row from them, so the expansion's output (hand_landmark's 112x112x64, 1.6 MB
 // in float16) is never written out and read back. Same bits as the two layers run apart: each
 // row of either layer is computed by the kernel the layer takes alone (gemmHalfPanels,
-// depthwiseHalfRows), whose rows do not depend on the others.
+// depthwiseHalfRows), whose rows do not depend on the others; a thread whose range starts
+// inside another's window computes the shared expansion row again, with the same bits.
 #pragma once
 
 #include <cstdint>
@@ -29,10 +30,9 @@ struct ExpandDepthwiseHalf {
 // at least 48 wide, as the float32 pair).
 bool expandDepthwiseHalfAvailable(const ExpandDepthwiseHalf& f);
 // Reads the expansion's input (float32 `in` or float16 `inHalf`), writes the depthwise layer's
-// float16 output, on the calling thread (the pair is formed only in models compiled for one
-// thread: expandDepthwiseFusable).
+// float16 output; `pool` may be null.
 void expandDepthwiseHalf(const ExpandDepthwiseHalf& f, const float* in, const Half* inHalf,
-                         Half* out, KernelScratch& ks);
+                         Half* out, ThreadPool* pool, KernelScratch& ks);
 
 }  // namespace conv
 }  // namespace nn
