@@ -162,7 +162,9 @@ void splitPanelGemm(ThreadPool* pool, uint32_t m, uint32_t n, uint32_t k, uint32
     // second thread 11% over the mean): each thread an equal share of the (tile, row unit)
     // pairs in tile order, i.e. whole tiles and at most part of the rows of one tile at each
     // end of its share. A part of a tile costs its rows a second pass over that tile's weights.
-    auto rowOf = [&](size_t u) { return static_cast<uint32_t>(std::min<size_t>(m, u * rowAlign)); };
+    auto rowOf = [&](size_t u) {
+      return static_cast<uint32_t>(std::min<size_t>(m, u * rowAlign));
+    };
     runSlots(pool, tiles * units, slots, [&](size_t b, size_t e, size_t s) {
       if (b % units != 0) {  // the end of a tile the previous share began
         const size_t t = b / units, u1 = std::min(units, b % units + (e - b));

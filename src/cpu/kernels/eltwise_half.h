@@ -1,5 +1,5 @@
-// ADD, MAX_POOL_2D and MEAN on float16 data with AVX512-FP16 (isa/eltwise_half_avx512fp16.cc): the
-// operations between the convolutions of a relaxed model's residual blocks, whose tensors the
+// ADD, MAX_POOL_2D and MEAN on float16 data with AVX512-FP16 (isa/eltwise_half_avx512fp16.cc):
+// the operations between the convolutions of a relaxed model's residual blocks, whose tensors the
 // CPU driver's graph pass stores in float16 (graph_fusion.h), read and write them as they are.
 // The pass makes forms only these kernels accept: an ADD with one input float16 and the other
 // float32, or a float16 output of float32 inputs.

@@ -1,8 +1,8 @@
 // Float16 storage kernels of the operations around the convolutions in relaxed models' residual
 // blocks (ADD, MAX_POOL_2D; eltwise_half_avx512fp16.cc, driver eltwise_half.cc): they read and
 // write the float16 temporaries the CPU driver's graph pass makes (graph_fusion.h), so that a
-// backbone's tensors stay float16 between its convolutions. And MEAN of float16 models. Same include rules as conv_isa.h:
-// plain declarations and trivial structs only.
+// backbone's tensors stay float16 between its convolutions; and MEAN of float16 models. Same
+// include rules as conv_isa.h: plain declarations and trivial structs only.
 #pragma once
 
 #include <cstddef>
