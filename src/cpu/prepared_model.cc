@@ -665,8 +665,7 @@ void CpuPreparedModel::pairExpansions(SubgraphPlan* plan) {
     if (!fusableTemporary(t) || !candidate(writer[t], OperationType::CONV_2D)) continue;
     const uint32_t c = writer[t];
     OpContext convCtx = context(c), dwCtx = context(d);
-    if (expandDepthwiseFusable(convCtx, dwCtx))
-      addPair(d, c, SubgraphPlan::kExpandDepthwise);
+    if (expandDepthwiseFusable(convCtx, dwCtx)) addPair(d, c, SubgraphPlan::kExpandDepthwise);
   }
   // Then each 1x1 CONV_2D whose input is a temporary that only it reads, written by a
   // DEPTHWISE_CONV_2D not paired above (depthwiseProjectFusable): the 1x1 layer's step runs

@@ -4,14 +4,13 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/block_half_isa.h"
 
 namespace nn {
 namespace isa_avx512fp16 {
 namespace {
-
-inline __mmask16 mask16(size_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
 
 // min(hi, max(lo, s)): both return s where s is NaN (the second operand).
 inline __m512 clamp(__m512 s, __m512 lo, __m512 hi) {
@@ -30,7 +29,7 @@ void rows(const BlockReduceHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   for (size_t r = rowBegin; r < rowEnd; ++r) {
     const size_t o = r * n;
     for (size_t j = 0; j < n; j += 16) {
-      const __mmask16 m = mask16(n - j);
+      const __mmask16 m = laneMask16(n - j);
       __m512 s = a.bias != nullptr ? _mm512_maskz_loadu_ps(m, a.bias + j) : _mm512_setzero_ps();
       for (uint32_t p = 0; p < a.parts; ++p)
         s = _mm512_add_ps(s, _mm512_maskz_loadu_ps(m, a.partial[p] + o + j));

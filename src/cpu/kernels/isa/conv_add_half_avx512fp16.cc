@@ -6,15 +6,12 @@
 #include "cpu/kernels/isa/conv_add_half_isa.h"
 #include "cpu/kernels/isa/half_store.h"
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 #include "cpu/kernels/isa/static_flags.h"
 
 namespace nn {
 namespace isa_avx512fp16 {
 namespace {
-
-inline __mmask32 mask32(uint32_t n) {
-  return n >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << n) - 1);
-}
 
 // 32 residual lanes (masked by m) as float16.
 template <bool ResHalf>
@@ -41,7 +38,7 @@ inline void pixels(const ConvAddHalfArgs& a, const _Float16* xb, size_t r, __m51
                    __m512h convHi, __m512h outLo, __m512h outHi) {
   const uint32_t n = a.n, k = a.k, nPad = (n + kConvAddLanes - 1) / kConvAddLanes * kConvAddLanes;
   for (uint32_t c = 0; c < n; c += kConvAddLanes) {
-    const __mmask32 m = mask32(n - c);
+    const __mmask32 m = laneMask32(n - c);
     const __m512h b = _mm512_castsi512_ph(_mm512_loadu_si512(a.bias + c));
     __m512h acc[P];
 #pragma GCC unroll 8

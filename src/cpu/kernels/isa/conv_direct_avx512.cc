@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
 
@@ -59,10 +60,6 @@ inline void interiorColumns(uint32_t outW, uint32_t inW, uint32_t filterW, int32
 
 inline __m512 clampV(__m512 v, __m512 lo, __m512 hi) {
   return _mm512_min_ps(_mm512_max_ps(v, lo), hi);
-}
-
-inline __mmask16 laneMask(uint32_t n) {
-  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
 }
 
 // ---- depthwise ----------------------------------------------------------------------------
@@ -166,12 +163,12 @@ inline void dwEdgePixelAll(const ConvDepthwiseFloatArgs& g, const DwRow& r, int3
   const uint32_t C = g.channels;
   uint32_t c0 = 0;
   for (; C >= c0 + 128; c0 += 128) dwEdgeBlocks<8>(g, r, ow, c0, 0xFFFF, lo, hi);
-  for (; C > c0 + 48; c0 += 64) dwEdgeBlocks<4>(g, r, ow, c0, laneMask(C - c0 - 48), lo, hi);
+  for (; C > c0 + 48; c0 += 64) dwEdgeBlocks<4>(g, r, ow, c0, laneMask16(C - c0 - 48), lo, hi);
   if (c0 >= C) return;
   const uint32_t left = C - c0;  // 1..48
-  if (left > 32) dwEdgeBlocks<3>(g, r, ow, c0, laneMask(left - 32), lo, hi);
-  else if (left > 16) dwEdgeBlocks<2>(g, r, ow, c0, laneMask(left - 16), lo, hi);
-  else dwEdgeBlocks<1>(g, r, ow, c0, laneMask(left), lo, hi);
+  if (left > 32) dwEdgeBlocks<3>(g, r, ow, c0, laneMask16(left - 32), lo, hi);
+  else if (left > 16) dwEdgeBlocks<2>(g, r, ow, c0, laneMask16(left - 16), lo, hi);
+  else dwEdgeBlocks<1>(g, r, ow, c0, laneMask16(left), lo, hi);
 }
 
 // Interior columns [begin, end) of one channel block, kDwPixels at a time, then one at a time.
@@ -289,7 +286,7 @@ void narrowEdgePixel(const ConvDirectFloatArgs& g, const float* in, int32_t ih0,
       const float* w =
           g.filter + ((static_cast<size_t>(oc) * g.filterH + kh) * g.filterW + kwBegin) * inC;
       for (uint32_t i = 0; i < span; i += 16) {
-        const __mmask16 m = laneMask(span - i);
+        const __mmask16 m = laneMask16(span - i);
         acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x + i), _mm512_maskz_loadu_ps(m, w + i),
                               acc);
       }
@@ -305,7 +302,7 @@ void narrowPass(const ConvDirectFloatArgs& g, const float* in, int32_t ih0, int3
                 int32_t khEnd, int32_t ow0, uint32_t n, float* out) {
   const uint32_t inC = g.inC, span = g.filterW * inC;
   const __m512 lo = _mm512_set1_ps(g.outputMin), hi = _mm512_set1_ps(g.outputMax);
-  const __mmask16 store = laneMask(n);
+  const __mmask16 store = laneMask16(n);
   const float* px[16];  // window start of each slot's pixel in tap row 0 (beyond n: repeats)
   for (int s = 0; s < 16; ++s) {
     const uint32_t p = static_cast<uint32_t>(kNarrowSlotPixel[s]) < n
@@ -321,7 +318,7 @@ void narrowPass(const ConvDirectFloatArgs& g, const float* in, int32_t ih0, int3
       const size_t rowOff = static_cast<size_t>(ih0 + kh) * rowStep;
       const float* w = g.filter + (static_cast<size_t>(oc) * g.filterH + kh) * span;
       for (uint32_t i = 0; i < span; i += 16) {
-        const __mmask16 m = laneMask(span - i);
+        const __mmask16 m = laneMask16(span - i);
         const __m512 wv = _mm512_maskz_loadu_ps(m, w + i);
 #pragma GCC unroll 16
         for (int s = 0; s < 16; ++s)
@@ -359,7 +356,7 @@ void convDepthwiseFloatRowsDirect(const ConvDepthwiseFloatArgs& g, size_t rowBeg
     if (r.khBegin == r.khEnd) {  // the whole window in padding (a folded PAD can do that)
       for (uint32_t ow = 0; ow < outW; ++ow)
         for (uint32_t c0 = 0; c0 < C; c0 += 16) {
-          const __mmask16 m = laneMask(C - c0);
+          const __mmask16 m = laneMask16(C - c0);
           _mm512_mask_storeu_ps(r.out + static_cast<size_t>(ow) * C + c0, m,
                                 clampV(_mm512_maskz_loadu_ps(m, g.bias + c0), lo, hi));
         }
@@ -377,7 +374,7 @@ void convDepthwiseFloatRowsDirect(const ConvDepthwiseFloatArgs& g, size_t rowBeg
     // channel blocks are independent FMA chains).
     const auto blocks = [&](int32_t begin, int32_t end, uint32_t cBegin, uint32_t cEnd) {
       for (uint32_t c0 = cBegin; c0 < cEnd; c0 += 16) {
-        const __mmask16 m = laneMask(C - c0);
+        const __mmask16 m = laneMask16(C - c0);
         const __m512 bias = _mm512_maskz_loadu_ps(m, g.bias + c0);
         const auto weight = [&](uint32_t t) {
           return _mm512_maskz_loadu_ps(m, g.filter + static_cast<size_t>(t) * C + c0);
@@ -466,7 +463,7 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
   const auto pixel = [&](int32_t ow) {
     const int32_t iw0 = ow * sW - padLeft;
     for (uint32_t c0 = 0; c0 < C; c0 += 16) {
-      const __mmask16 m = laneMask(C - c0);
+      const __mmask16 m = laneMask16(C - c0);
       __m512 acc = _mm512_maskz_loadu_ps(m, a.bias + c0);
       for (int32_t kx = 0; kx < 3; ++kx) {
         const int32_t iw = iw0 + kx;
@@ -492,7 +489,7 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
       constexpr int NP = decltype(np)::value;
       const size_t first = static_cast<size_t>(at * sW - padLeft) * px;
       for (uint32_t c0 = 0; c0 < C; c0 += 16) {
-        const __mmask16 m = laneMask(C - c0);
+        const __mmask16 m = laneMask16(C - c0);
         const float* rows[3] = {a.rows[0] + first + c0, a.rows[1] + first + c0,
                                 a.rows[2] + first + c0};
         const __m512 bias = _mm512_maskz_loadu_ps(m, a.bias + c0);
@@ -580,7 +577,7 @@ void depthwiseProjectRowV(const DepthwiseProjectRowArgs& a) {
   const uint32_t pairs = (a.outW + 1) / 2;
   const __m512 dlo = _mm512_set1_ps(a.dwMin), dhi = _mm512_set1_ps(a.dwMax);
   const __m512 lo = _mm512_set1_ps(a.outMin), hi = _mm512_set1_ps(a.outMax);
-  const __mmask16 m = laneMask(a.n);
+  const __mmask16 m = laneMask16(a.n);
   const __m512 b = a.bias != nullptr ? _mm512_maskz_loadu_ps(m, a.bias) : _mm512_setzero_ps();
   uint32_t p = 0;
   for (; p + NB <= pairs; p += NB) {

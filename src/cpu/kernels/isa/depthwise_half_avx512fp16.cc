@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/gemm_half_isa.h"
 #include "cpu/kernels/isa/half_store.h"
@@ -17,9 +18,6 @@ namespace nn {
 namespace isa_avx512fp16 {
 namespace {
 
-inline __mmask32 laneMask32(uint32_t n) {
-  return n >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << n) - 1);
-}
 inline int32_t clampTo(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 inline int32_t ceilDivPos(int64_t a, int64_t b) {
   return static_cast<int32_t>(a >= 0 ? (a + b - 1) / b : -((-a) / b));

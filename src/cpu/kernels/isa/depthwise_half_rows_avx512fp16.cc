@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/gemm_half_isa.h"
 
@@ -23,9 +24,6 @@ namespace nn {
 namespace isa_avx512fp16 {
 namespace {
 
-inline __mmask32 laneMask32(uint32_t n) {
-  return n >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << n) - 1);
-}
 inline int32_t clampTo(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 // OW output columns of one 32-channel vector (lanes m) at stride S with a filter FW wide

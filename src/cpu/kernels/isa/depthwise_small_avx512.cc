@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
 
@@ -25,10 +26,6 @@ namespace isa_avx512 {
 namespace {
 
 constexpr int kMaxRun = 8;  // output columns per pass (8 accumulator chains cover FMA latency)
-
-inline __mmask16 laneMask(uint32_t n) {
-  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-}
 
 // Output columns [ow0, ow0 + NB) of one channel block (lanes m). `row0` is input row
 // ih0 + khBegin at column 0 and the block's first channel; x0 = ow0 * S - padLeft is the input
@@ -99,7 +96,7 @@ void rowBlocks(const ConvDepthwiseFloatArgs& g, size_t row, uint32_t blockBegin,
   const int32_t inW = static_cast<int32_t>(g.inW);
   for (uint32_t blk = blockBegin; blk < blockEnd; ++blk) {
     const uint32_t c0 = blk * 16;
-    const __mmask16 m = laneMask(C - c0);
+    const __mmask16 m = laneMask16(C - c0);
     const __m512 bias = _mm512_maskz_loadu_ps(m, g.bias + c0);
     // Runs of at most kMaxRun columns, their lengths evened out (14: 7 + 7, not 8 + 6).
     for (uint32_t ow = 0; ow < outW;) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/eltwise_half_isa.h"
 #include "cpu/kernels/isa/static_flags.h"
@@ -11,11 +12,6 @@
 namespace nn {
 namespace isa_avx512fp16 {
 namespace {
-
-inline __mmask16 mask16(size_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
-inline __mmask32 mask32(uint32_t n) {
-  return n >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << n) - 1);
-}
 
 // 16 lanes of one input as float32.
 inline __m512 load16(const uint16_t* h, const float* f, size_t i, __mmask16 m) {
@@ -28,7 +24,7 @@ template <bool AH, bool BH, bool OH>
 void addLoop(const AddHalfArgs& a, size_t begin, size_t end) {
   const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
   for (size_t i = begin; i < end; i += 16) {
-    const __mmask16 m = mask16(end - i);
+    const __mmask16 m = laneMask16(end - i);
     const __m512 x = AH ? _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, a.ah + i))
                         : _mm512_maskz_loadu_ps(m, a.af + i);
     const __m512 y = BH ? _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, a.bh + i))
@@ -79,7 +75,7 @@ void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEn
         const uint16_t* p1 = p0 + static_cast<size_t>(a.inW) * C;
         uint16_t* out = outRow + static_cast<size_t>(ow) * C;
         for (uint32_t c = 0; c < C; c += 32) {
-          const __mmask32 m = mask32(C - c);
+          const __mmask32 m = laneMask32(C - c);
           __m512h acc = lowest;
           acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p0 + c)), acc);
           acc = _mm512_max_ph(_mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, p0 + C + c)), acc);
@@ -98,7 +94,7 @@ void maxPoolHalfRows(const MaxPoolHalfArgs& a, uint32_t rowBegin, uint32_t rowEn
       // A window wholly in the padding gives the clamped zero, as in the float32 kernel.
       const bool empty = khBegin >= khEnd || kwBegin >= kwEnd;
       for (uint32_t c = 0; c < C; c += 32) {
-        const __mmask32 m = mask32(C - c);
+        const __mmask32 m = laneMask32(C - c);
         __m512h acc = empty ? _mm512_setzero_ph() : lowest;
         for (int32_t kh = khBegin; kh < khEnd; ++kh) {
           const uint16_t* p = image + (static_cast<size_t>(ih0 + kh) * a.inW + (iw0 + kwBegin)) * C + c;
@@ -128,7 +124,7 @@ void spatialMeanHalf(const SpatialMeanHalfArgs& a) {
       __m512 s[4];
       for (int j = 0; j < 4; ++j) {
         const uint32_t first = c0 + 16 * j;
-        m[j] = mask16(first < c ? c - first : 0);
+        m[j] = laneMask16(first < c ? c - first : 0);
         s[j] = _mm512_setzero_ps();
       }
       for (size_t p = 0; p < a.pixels; ++p) {

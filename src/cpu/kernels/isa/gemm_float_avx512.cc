@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 #include "cpu/kernels/isa/tile_prefetch.h"
 
 #include "cpu/kernels/isa/conv_isa.h"
@@ -24,10 +25,6 @@ constexpr uint32_t kMR = 8;                 // rows per register block (16 accum
 // Floats of A per row block: 48K floats = 192 KB, with one weight tile (k x 32 floats) well
 // inside the L2 of the processors this targets.
 constexpr size_t kBlockFloats = 48 * 1024;
-
-inline __mmask16 laneMask(uint32_t n) {
-  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-}
 
 // Rows [0, MR) of a (row r at a + r * lda) times NV vectors (16 columns each) of one packed
 // tile; c row r at c + r * ldc. With WINDOW, each row's k values are `spans` runs of k / spans
@@ -167,7 +164,7 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
           rowEnd - r0 > blockRows ? r0 + static_cast<uint32_t>(blockRows) : rowEnd;
       for (uint32_t t = tileBegin; t < tileEnd; ++t) {
         const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
-        const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
+        const __mmask16 m0 = laneMask16(cols), m1 = laneMask16(cols > 16 ? cols - 16 : 0);
         const __m512 b0 = g.bias ? _mm512_maskz_loadu_ps(m0, g.bias + c0) : _mm512_setzero_ps();
         const __m512 b1 =
             g.bias ? _mm512_maskz_loadu_ps(m1, g.bias + c0 + 16) : _mm512_setzero_ps();
@@ -188,14 +185,14 @@ namespace {
 // dst[0, count) = src[0, count), 16 floats per (masked) load and store.
 inline void copySpan(const float* src, float* dst, uint32_t count) {
   for (uint32_t i = 0; i < count; i += 16) {
-    const __mmask16 m = laneMask(count - i);
+    const __mmask16 m = laneMask16(count - i);
     _mm512_mask_storeu_ps(dst + i, m, _mm512_maskz_loadu_ps(m, src + i));
   }
 }
 
 inline void zeroSpan(float* dst, uint32_t count) {
   for (uint32_t i = 0; i < count; i += 16)
-    _mm512_mask_storeu_ps(dst + i, laneMask(count - i), _mm512_setzero_ps());
+    _mm512_mask_storeu_ps(dst + i, laneMask16(count - i), _mm512_setzero_ps());
 }
 
 // The im2col rows of output pixels [owBegin, owEnd) of output row oh into dst ([pixel][k]),
@@ -289,7 +286,7 @@ void convIm2colFloatRows(const ConvIm2colFloatArgs& args, size_t rowBegin, size_
       const size_t spanStride = static_cast<size_t>(a.inW) * inC;
       for (uint32_t t = 0; t < tiles; ++t) {
         const uint32_t c0 = t * kTile, cols = n - c0 < kTile ? n - c0 : kTile;
-        const __mmask16 m0 = laneMask(cols), m1 = laneMask(cols > 16 ? cols - 16 : 0);
+        const __mmask16 m0 = laneMask16(cols), m1 = laneMask16(cols > 16 ? cols - 16 : 0);
         const __m512 b0 = a.bias ? _mm512_maskz_loadu_ps(m0, a.bias + c0) : _mm512_setzero_ps();
         const __m512 b1 =
             a.bias ? _mm512_maskz_loadu_ps(m1, a.bias + c0 + 16) : _mm512_setzero_ps();
@@ -312,7 +309,7 @@ void convIm2colFloatRows(const ConvIm2colFloatArgs& args, size_t rowBegin, size_
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
                             _mm512_cvtps_ph(_mm512_loadu_ps(out + i), _MM_FROUND_TO_NEAREST_INT));
       if (i < count) {
-        const __mmask16 m = laneMask(static_cast<uint32_t>(count - i));
+        const __mmask16 m = laneMask16(static_cast<uint32_t>(count - i));
         _mm256_mask_storeu_epi16(dst + i, m,
                                  _mm512_cvtps_ph(_mm512_maskz_loadu_ps(m, out + i),
                                                  _MM_FROUND_TO_NEAREST_INT));

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 #include "cpu/kernels/isa/tile_prefetch.h"
 
 #include "cpu/kernels/isa/gemm_half_isa.h"
@@ -23,10 +24,6 @@ constexpr uint32_t kTile = kHalfTileN;
 // Rows per register block: 8 rows x 64 columns = 16 float16 accumulators; with a tile of at most
 // 32 columns left, 16 rows x 32 columns (the same count).
 constexpr int kMR2 = 8, kMR1 = 16;
-
-inline __mmask16 laneMask(uint32_t n) {
-  return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1);
-}
 
 // Whether the output clamp can be left out: no activation ([lowest, max]) into a float16 output
 // or one only a residual ADD reads (gemm_half_residual.cc: `residual`, `feedsAdd`); as in the
@@ -60,7 +57,7 @@ inline __m256i halfWords(const uint16_t* src, __mmask16 m) {
 // ports: with one per FMA the kernel ran at half the FMA rate (nnapi_bench_direct --half).
 template <typename T>
 void toHalfPairs(const T* a, size_t lda, uint32_t rows, uint32_t k, uint32_t* dst) {
-  const __mmask16 tail = laneMask(k % 16);
+  const __mmask16 tail = laneMask16(k % 16);
   const __m512i pairs = _mm512_load_si512(kPairs);
   for (uint32_t r = 0; r < rows; ++r) {
     const T* src = a + static_cast<size_t>(r) * lda;
@@ -269,7 +266,7 @@ inline void tileRows(const uint32_t* a, uint32_t rows, uint32_t k, const _Float1
 // words per row, i.e. 4k per group); the rows past `rows` of the last group are zero.
 template <typename T>
 void toHalfQuads(const T* a, size_t lda, uint32_t rows, uint32_t k, uint16_t* dst) {
-  const __mmask16 tail = laneMask(k % 16);
+  const __mmask16 tail = laneMask16(k % 16);
   for (uint32_t r0 = 0; r0 < rows; r0 += 4) {
     const T* src[4];
     bool have[4];
@@ -580,7 +577,7 @@ void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,
       __mmask16 m[4];
       __m512 bias[4];
       for (uint32_t j = 0; j < 4; ++j) {
-        m[j] = laneMask(cols > 16 * j ? cols - 16 * j : 0);
+        m[j] = laneMask16(cols > 16 * j ? cols - 16 * j : 0);
         bias[j] = g.bias ? _mm512_maskz_loadu_ps(m[j], g.bias + c0 + 16 * j) : _mm512_setzero_ps();
       }
       const _Float16* w = packed + static_cast<size_t>(t) * k * kTile;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cpu/kernels/isa/intrinsics.h"
+#include "cpu/kernels/isa/lane_mask.h"
 
 #include "cpu/kernels/isa/residual_half_isa.h"
 #include "cpu/kernels/isa/static_flags.h"
@@ -11,8 +12,6 @@
 namespace nn {
 namespace isa_avx512fp16 {
 namespace {
-
-inline __mmask16 mask16(size_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); }
 
 template <bool H>
 inline __m512 load16(const uint16_t* h, const float* f, size_t i, __mmask16 m) {
@@ -48,7 +47,7 @@ template <bool CH, bool RH, bool OH, bool HI>
 void flat(const ResidualAddHalfArgs& a, size_t begin, size_t end) {
   const __m512 lo = _mm512_set1_ps(a.outputMin), hi = _mm512_set1_ps(a.outputMax);
   for (size_t i = begin; i < end; i += 16) {
-    const __mmask16 m = mask16(end - i);
+    const __mmask16 m = laneMask16(end - i);
     const __m512 x = load16<CH>(a.ch, a.cf, i, m);
     const __m512 y = load16<RH>(a.rh, a.rf, i, m);
     store16<OH>(a.oh, a.of, i, m, clampSum<HI>(x, y, lo, hi));
@@ -65,16 +64,16 @@ void padded(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   __mmask16 m[kPieces], mr[kPieces];
   for (size_t p = 0; p < pieces && p < kPieces; ++p) {
     const size_t j = 16 * p;
-    m[p] = mask16(n - j);
-    mr[p] = j < rc ? static_cast<__mmask16>(mask16(rc - j) & m[p]) : __mmask16(0);
+    m[p] = laneMask16(n - j);
+    mr[p] = j < rc ? static_cast<__mmask16>(laneMask16(rc - j) & m[p]) : __mmask16(0);
   }
   for (size_t r = rowBegin; r < rowEnd; ++r) {
     const size_t co = r * n, ro = r * rc;
     for (size_t p = 0, j = 0; j < n; ++p, j += 16) {
-      const __mmask16 mp = p < kPieces ? m[p] : mask16(n - j);
+      const __mmask16 mp = p < kPieces ? m[p] : laneMask16(n - j);
       const __mmask16 mrp =
           p < kPieces ? mr[p]
-                      : (j < rc ? static_cast<__mmask16>(mask16(rc - j) & mp) : __mmask16(0));
+                      : (j < rc ? static_cast<__mmask16>(laneMask16(rc - j) & mp) : __mmask16(0));
       const __m512 x = load16<CH>(a.ch, a.cf, co + j, mp);
       const __m512 y = load16<RH>(a.rh, a.rf, ro + j, mrp);
       store16<OH>(a.oh, a.of, co + j, mp, clampSum<HI>(x, y, lo, hi));
@@ -87,9 +86,6 @@ void padded(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
 // change the float16 result), and the clamps' bounds (0, +-1, 6, +-inf) are float16 values:
 // the same bits in 32-lane float16 arithmetic, without conversions (which made the float32 form
 // cost as much as the GEMM's epilogue).
-inline __mmask32 mask32(size_t n) {
-  return n >= 32 ? __mmask32(0xFFFFFFFFu) : __mmask32((1u << n) - 1);
-}
 inline __m512h sumHalf(__m512h x, __m512h y, __m512h lo, __m512h hi) {
   // max(lo, s) and min(hi, .) return s where s is NaN (the second operand), as above.
   return _mm512_min_ph(hi, _mm512_max_ph(lo, _mm512_add_ph(x, y)));
@@ -104,7 +100,7 @@ void flatHalf(const ResidualAddHalfArgs& a, size_t begin, size_t end) {
     _mm512_storeu_si512(a.oh + i, _mm512_castph_si512(sumHalf(x, y, lo, hi)));
   }
   if (i < end) {
-    const __mmask32 m = mask32(end - i);
+    const __mmask32 m = laneMask32(end - i);
     const __m512h x = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, a.ch + i));
     const __m512h y = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, a.rh + i));
     _mm512_mask_storeu_epi16(a.oh + i, m, _mm512_castph_si512(sumHalf(x, y, lo, hi)));
@@ -117,8 +113,8 @@ void paddedHalf(const ResidualAddHalfArgs& a, size_t rowBegin, size_t rowEnd) {
   for (size_t r = rowBegin; r < rowEnd; ++r) {
     const size_t co = r * n, ro = r * rc;
     for (size_t j = 0; j < n; j += 32) {
-      const __mmask32 m = mask32(n - j);
-      const __mmask32 mr = j < rc ? mask32(rc - j) & m : __mmask32(0);
+      const __mmask32 m = laneMask32(n - j);
+      const __mmask32 mr = j < rc ? laneMask32(rc - j) & m : __mmask32(0);
       const __m512h x = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(m, a.ch + co + j));
       const __m512h y = _mm512_castsi512_ph(_mm512_maskz_loadu_epi16(mr, a.rh + ro + j));
       _mm512_mask_storeu_epi16(a.oh + co + j, m, _mm512_castph_si512(sumHalf(x, y, lo, hi)));
