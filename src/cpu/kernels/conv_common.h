@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,18 +76,26 @@ inline void forEachOutput(const Geometry& g, const Fn& fn) {
 // ---- per-execution scratch ----------------------------------------------------------------
 
 // A grow-only buffer: steady-state computations of an execution reuse it without allocating.
+// Not zero-filled: a kernel sizes its scratch for the largest case (192 KB and more per GEMM)
+// and may touch a few lines of it, and here a page is faulted in only when first written (a
+// zero-filled vector faulted in every page at the first execution: a few ms for BlazeFace's
+// twenty relaxed 1x1 layers, many times its steady-state inference).
 class ScratchBuffer {
  public:
-  // At least `count` elements of T (16-byte aligned; contents unspecified).
+  // At least `count` elements of T (16-byte aligned; contents unspecified, also after growing).
   template <typename T>
   T* get(size_t count) {
     const size_t bytes = count * sizeof(T);
-    if (data_.size() < bytes) data_.resize(bytes);
-    return reinterpret_cast<T*>(data_.data());
+    if (size_ < bytes) {
+      data_.reset(new uint8_t[bytes]);  // default-initialized: no write to the new memory
+      size_ = bytes;
+    }
+    return reinterpret_cast<T*>(data_.get());
   }
 
  private:
-  std::vector<uint8_t> data_;
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0;
 };
 
 // Per-slot regions of one buffer for the threads of a parallel kernel (see runSlots): slot s
