@@ -322,15 +322,29 @@ TEST(CpuProjectFusion, OddSizesPaddingsAndChannels) {
   expectSame({2, 96, 90, 24, 32, 1, kSame, {0, 0, 0, 0}, kNone, kNone});
 }
 
-// The pixel-pair kernel (3x3 stride 1, 24, 40 or 56 channels, at most 16 outputs): odd widths
-// (a last pair half outside the row), explicit paddings 0-2 on either side, two images (the ring
-// of padded rows across the image boundary), fewer than 16 outputs, activations on both layers.
+// The pixel-pair kernel (3x3 stride 1, 24, 32, 40 or 56 channels, at most 16 outputs): odd
+// widths (a last pair half outside the row), explicit paddings 0-2 on either side, two images
+// (the ring of padded rows across the image boundary), fewer than 16 outputs, activations on
+// both layers.
 TEST(CpuProjectFusion, PixelPairKernel) {
   expectSame({1, 120, 117, 24, 16, 1, kSame, {0, 0, 0, 0}, kRelu, kRelu6});
   expectSame({2, 97, 101, 24, 13, 1, kSame, {0, 0, 0, 0}, kNone, kRelu1});
   expectSame({1, 101, 103, 40, 16, 1, 0, {0, 2, 2, 0}, kRelu6, kNone});
   expectSame({1, 89, 95, 56, 9, 1, 0, {2, 1, 0, 1}, kNone, kRelu});
   expectSame({1, 113, 112, 24, 16, 1, kValid, {0, 0, 0, 0}, kRelu1, kNone});
+  expectSame({1, 90, 99, 32, 12, 1, kSame, {0, 0, 0, 0}, kRelu, kNone});
+}
+
+// At most 8 outputs, the 1x1 layer on pixel pairs too (both pixels' outputs in one vector):
+// face_detection_full_range's 96x96x32 -> 8, widths that end in whole groups of pairs, in a
+// partial group, on an odd pixel, and 3, 4, 5 and 7 outputs.
+TEST(CpuProjectFusion, PixelPairProjection) {
+  expectSame({1, 96, 96, 32, 8, 1, kSame, {0, 0, 0, 0}, kNone, kRelu});
+  expectSame({2, 93, 105, 32, 5, 1, 0, {1, 2, 0, 2}, kRelu6, kNone});
+  expectSame({1, 100, 111, 24, 8, 1, kSame, {0, 0, 0, 0}, kRelu1, kRelu6});
+  expectSame({1, 97, 114, 40, 7, 1, kValid, {0, 0, 0, 0}, kNone, kRelu1});
+  expectSame({1, 91, 87, 56, 4, 1, kSame, {0, 0, 0, 0}, kRelu, kNone});
+  expectSame({1, 88, 121, 32, 3, 1, kSame, {0, 0, 0, 0}, kNone, kNone});
 }
 
 // Shapes known only at execution: the pair runs apart, with the same result.
@@ -410,6 +424,7 @@ TEST(CpuProjectFusion, WithStem) {
   expectSameWithStem({2, 97, 103, 24, 11, 1, kSame, {0, 0, 0, 0}, kRelu6, kRelu}, true, kNone);
   expectSameWithStem({1, 91, 99, 40, 16, 1, 0, {2, 1, 0, 2}, kNone, kRelu1}, false, kRelu6);
   expectSameWithStem({1, 117, 111, 56, 16, 1, kValid, {0, 0, 0, 0}, kRelu, kNone}, true, kRelu1);
+  expectSameWithStem({1, 96, 95, 32, 8, 1, kSame, {0, 0, 0, 0}, kNone, kRelu}, false, kRelu);
   // Not with the stem: the pixel-pair kernel does not take the pair (32 outputs; stride 2).
   expectSameWithStem({1, 112, 112, 24, 32, 1, kSame, {0, 0, 0, 0}, kNone, kNone}, false, kNone,
                      false);

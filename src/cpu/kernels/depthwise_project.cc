@@ -35,7 +35,8 @@ bool depthwiseProjectAvailable(const DepthwiseProject& f) {
 bool depthwiseProjectPairsApply(const DepthwiseProject& f) {
   const Geometry& d = f.depthwise;
   const uint32_t c = d.outC;
-  return convIsaKernels().depthwiseProjectRow != nullptr && (c == 24 || c == 40 || c == 56) &&
+  return convIsaKernels().depthwiseProjectRow != nullptr &&
+         (c == 24 || c == 32 || c == 40 || c == 56) &&
          f.weights->n <= 16 && d.filterH == 3 && d.filterW == 3 && d.p.strideH == 1 &&
          d.p.strideW == 1 && d.p.dilationH == 1 && d.p.dilationW == 1 && d.p.padLeft >= 0 &&
          d.p.padLeft <= 2 && d.p.padTop >= 0 && d.p.padTop <= 2;
@@ -69,6 +70,10 @@ void depthwiseProjectPairs(const DepthwiseProject& f, const float* input, float*
   // The depthwise weights and bias twice over: lanes [0, C) pixel 2p, [C, 2C) pixel 2p + 1.
   alignas(64) float pairFilter[9 * 2 * 56];
   alignas(64) float pairBias[2 * 56];
+  // At most 8 outputs: the 1x1 layer's weights and bias with each output in two lanes (one
+  // per pixel of a pair).
+  alignas(64) float projectPairW[56 * 16];
+  alignas(64) float projectPairBias[16] = {};
   for (uint32_t t = 0; t < 9; ++t)
     for (uint32_t c = 0; c < 2 * C; ++c)
       pairFilter[t * 2 * C + c] = f.depthwiseFilter[t * C + c % C];
@@ -83,6 +88,16 @@ void depthwiseProjectPairs(const DepthwiseProject& f, const float* input, float*
   activationRangeFloat(d.p.activation, &base.dwMin, &base.dwMax);
   base.packed = w.data.data();
   base.bias = f.projectBias;
+  if (w.n <= 8) {
+    // Tile 0 of the panel layout holds output j of input k at k * kConvTileN + j.
+    for (uint32_t k = 0; k < C; ++k)
+      for (uint32_t l = 0; l < 16; ++l)
+        projectPairW[k * 16 + l] = l / 2 < w.n ? w.data[k * kConvTileN + l / 2] : 0.0f;
+    for (uint32_t l = 0; l < 16; ++l)
+      if (l / 2 < w.n && f.projectBias != nullptr) projectPairBias[l] = f.projectBias[l / 2];
+    base.projectPairW = projectPairW;
+    base.projectPairBias = projectPairBias;
+  }
   activationRangeFloat(f.project.p.activation, &base.outMin, &base.outMax);
   DepthwiseProjectRowFn* rowFn = convIsaKernels().depthwiseProjectRow;
   const size_t imageIn = static_cast<size_t>(inH) * inW * C;

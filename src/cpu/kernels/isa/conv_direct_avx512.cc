@@ -13,6 +13,7 @@
 // rules that keep this file's code out of the baseline library.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "cpu/kernels/isa/intrinsics.h"
 #include "cpu/kernels/isa/lane_mask.h"
@@ -509,7 +510,7 @@ void convDepthwise3x3FloatRowXnnOrder(const ConvDepthwise3x3RowArgs& a) {
   for (; ow < static_cast<int32_t>(outW); ++ow) pixel(ow);
 }
 
-// ---- the 3x3 depthwise + 1x1 projection pair, channels % 16 == 8 ---------------------------
+// ---- the 3x3 depthwise + 1x1 projection pair, 24, 32, 40 or 56 channels ----------------------
 
 namespace {
 
@@ -567,23 +568,93 @@ inline void projectBlock(const DepthwiseProjectRowArgs& a, const float* x, uint3
   for (int j = 0; j < NP; ++j) _mm512_mask_storeu_ps(o + j * a.n, m, clampV(acc[j], lo, hi));
 }
 
+// NP pixel pairs from pixel px of the 1x1 layer with at most 8 outputs, from the depthwise
+// pixels interleaved (xi[pair][k][2]): lane 2j of a pair's vector is its first pixel's output j,
+// lane 2j + 1 its second's. Each lane is the same FMA chain as projectBlock's.
+template <int C, int NP>
+inline void projectPairBlock(const DepthwiseProjectRowArgs& a, const float* xi, uint32_t px,
+                             __m512 b, __m512i unzip, __mmask16 m2, __m512 lo, __m512 hi) {
+  __m512 acc[NP];
+#pragma GCC unroll 16
+  for (int j = 0; j < NP; ++j) acc[j] = b;
+#pragma GCC unroll 8
+  for (int k = 0; k < C; ++k) {
+    const __m512 w = _mm512_load_ps(a.projectPairW + 16 * k);
+#pragma GCC unroll 16
+    for (int j = 0; j < NP; ++j) {
+      double pair;  // both pixels' input k: one broadcast load
+      std::memcpy(&pair, xi + 2 * (j * C + k), sizeof(pair));
+      acc[j] = _mm512_fmadd_ps(_mm512_castpd_ps(_mm512_set1_pd(pair)), w, acc[j]);
+    }
+  }
+  float* o = a.out + static_cast<size_t>(px) * a.n;
+#pragma GCC unroll 16
+  for (int j = 0; j < NP; ++j)
+    _mm512_mask_storeu_ps(o + 2 * j * a.n, m2,
+                          _mm512_permutexvar_ps(unzip, clampV(acc[j], lo, hi)));
+}
+
+// The NP pairs of depthwise pixels in dw ([pixel][C]) interleaved into xi ([pair][k][2]).
+template <int C, int NP>
+inline void interleavePairs(const float* dw, float* xi) {
+  const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i hi = _mm512_add_epi32(lo, _mm512_set1_epi32(8));
+#pragma GCC unroll 16
+  for (int j = 0; j < NP; ++j)
+#pragma GCC unroll 8
+    for (int c0 = 0; c0 < C; c0 += 16) {
+      const __mmask16 m = laneMask16(C - c0);
+      const __m512 x0 = _mm512_maskz_loadu_ps(m, dw + (2 * j) * C + c0);
+      const __m512 x1 = _mm512_maskz_loadu_ps(m, dw + (2 * j + 1) * C + c0);
+      float* o = xi + 2 * (j * C + c0);
+      _mm512_storeu_ps(o, _mm512_permutex2var_ps(x0, lo, x1));
+      if (C - c0 > 8) _mm512_storeu_ps(o + 16, _mm512_permutex2var_ps(x0, hi, x1));
+    }
+}
+
 // Block by block: the depthwise layer's 2 * NB pixels into dwRow, then the 1x1 layer's from
 // them, so that the few lines of dwRow stay in L1 (with the whole depthwise row first, the
 // ring rows, that row and the output row overflowed L1).
 template <int V>
 void depthwiseProjectRowV(const DepthwiseProjectRowArgs& a) {
-  constexpr int NB = V == 3 ? 4 : 2;  // 12 or 10-14 accumulators
+  constexpr int NB = V == 3 ? 4 : V == 4 ? 3 : 2;  // 12 or 10-14 accumulators
   constexpr int C = 8 * V;
   const uint32_t pairs = (a.outW + 1) / 2;
   const __m512 dlo = _mm512_set1_ps(a.dwMin), dhi = _mm512_set1_ps(a.dwMax);
   const __m512 lo = _mm512_set1_ps(a.outMin), hi = _mm512_set1_ps(a.outMax);
   const __mmask16 m = laneMask16(a.n);
   const __m512 b = a.bias != nullptr ? _mm512_maskz_loadu_ps(m, a.bias) : _mm512_setzero_ps();
+  // With at most 8 outputs (projectPairW): whole pixel pairs through projectPairBlock, the
+  // lanes unzipped to [first pixel's n outputs, second's n].
+  const bool pairOut = a.projectPairW != nullptr;
+  // Pairs per projectPairBlock: at least 8 accumulators, to cover the FMA latency.
+  constexpr int PG = NB * ((8 + NB - 1) / NB);
+  alignas(64) float xi[2 * PG * C];
+  alignas(64) int32_t unzipIdx[16] = {};
+  for (uint32_t i = 0; i < 2 * a.n && i < 16; ++i)
+    unzipIdx[i] = static_cast<int32_t>(i < a.n ? 2 * i : 2 * (i - a.n) + 1);
+  const __m512i unzip = _mm512_load_si512(unzipIdx);
+  const __mmask16 m2 = laneMask16(2 * a.n);
+  const __m512 b2 = pairOut ? _mm512_load_ps(a.projectPairBias) : b;
   uint32_t p = 0;
+  if (pairOut) {
+    for (; p + PG <= pairs && 2 * (p + PG) <= a.outW; p += PG) {
+      for (int s = 0; s < PG; s += NB) {
+        dwPairBlock<V, NB>(a, p + s, dlo, dhi, a.dwRow);
+        interleavePairs<C, NB>(a.dwRow, xi + 2 * s * C);
+      }
+      projectPairBlock<C, PG>(a, xi, 2 * p, b2, unzip, m2, lo, hi);
+    }
+  }
   for (; p + NB <= pairs; p += NB) {
     dwPairBlock<V, NB>(a, p, dlo, dhi, a.dwRow);
     if (2 * (p + NB) <= a.outW) {
-      projectBlock<C, 2 * NB>(a, a.dwRow, 2 * p, b, m, lo, hi);
+      if (pairOut) {
+        interleavePairs<C, NB>(a.dwRow, xi);
+        projectPairBlock<C, NB>(a, xi, 2 * p, b2, unzip, m2, lo, hi);
+      } else {
+        projectBlock<C, 2 * NB>(a, a.dwRow, 2 * p, b, m, lo, hi);
+      }
     } else {
       for (uint32_t px = 2 * p; px < a.outW; ++px)
         projectBlock<C, 1>(a, a.dwRow + static_cast<size_t>(px - 2 * p) * C, px, b, m, lo, hi);
@@ -591,6 +662,11 @@ void depthwiseProjectRowV(const DepthwiseProjectRowArgs& a) {
   }
   for (; p < pairs; ++p) {
     dwPairBlock<V, 1>(a, p, dlo, dhi, a.dwRow);
+    if (pairOut && 2 * p + 2 <= a.outW) {
+      interleavePairs<C, 1>(a.dwRow, xi);
+      projectPairBlock<C, 1>(a, xi, 2 * p, b2, unzip, m2, lo, hi);
+      continue;
+    }
     for (uint32_t px = 2 * p; px < a.outW && px < 2 * p + 2; ++px)
       projectBlock<C, 1>(a, a.dwRow + static_cast<size_t>(px - 2 * p) * C, px, b, m, lo, hi);
   }
@@ -601,6 +677,7 @@ void depthwiseProjectRowV(const DepthwiseProjectRowArgs& a) {
 void depthwiseProjectRow(const DepthwiseProjectRowArgs& a) {
   switch (a.channels) {
     case 24: depthwiseProjectRowV<3>(a); break;
+    case 32: depthwiseProjectRowV<4>(a); break;
     case 40: depthwiseProjectRowV<5>(a); break;
     case 56: depthwiseProjectRowV<7>(a); break;
     default: break;  // the caller checks the channels (depthwiseProjectPairsApply)

@@ -152,15 +152,17 @@ namespace isa_avx512 {
 ConvDepthwise3x3RowFn convDepthwise3x3FloatRowXnnOrder;
 }  // namespace isa_avx512
 
-// One output row of a 3x3 stride-1 depthwise layer (depth multiplier 1, dilation 1) with
-// channels % 16 == 8 (24, 40 or 56) and the 1x1 CONV_2D with at most 16 outputs reading it
-// (the depthwise + projection band fusion, depthwise_project.cc). The depthwise layer runs on
-// pixel pairs: two neighbouring pixels' channels are 2 * channels floats, a whole number of
-// vectors, where convDepthwiseFloatRowsDirect leaves half of its last vector empty. The input
-// rows are zero-padded copies, so every output pixel is an interior one. Same values as the
-// direct depthwise kernel and the panel GEMM run apart (each sum from the bias, taps in filter
-// order, then the 1x1 layer's inputs in order), except that a padding tap adds a zero product
-// where those kernels skip it (the sign of a zero sum, a non-finite weight).
+// One output row of a 3x3 stride-1 depthwise layer (depth multiplier 1, dilation 1) with 24,
+// 32, 40 or 56 channels and the 1x1 CONV_2D with at most 16 outputs reading it (the depthwise +
+// projection band fusion, depthwise_project.cc). The depthwise layer runs on pixel pairs: two
+// neighbouring pixels' channels are 2 * channels floats, a whole number of vectors, where
+// convDepthwiseFloatRowsDirect leaves half of its last vector empty at channels % 16 == 8.
+// With at most 8 outputs the 1x1 layer runs on pixel pairs too (projectPairW): one vector holds
+// both pixels' outputs, where the panel GEMM's vector would be half empty. The input rows are
+// zero-padded copies, so every output pixel is an interior one. Same values as the direct
+// depthwise kernel and the panel GEMM run apart (each sum from the bias, taps in filter order,
+// then the 1x1 layer's inputs in order), except that a padding tap adds a zero product where
+// those kernels skip it (the sign of a zero sum, a non-finite weight).
 struct DepthwiseProjectRowArgs {
   const float* rows[3];   // padded input rows kh = 0, 1, 2 (column ow + kw feeds output ow);
                           // null: a padding row (its taps skipped)
@@ -170,6 +172,9 @@ struct DepthwiseProjectRowArgs {
   float dwMin, dwMax;
   const float* packed;    // the 1x1 layer's weights in the panel GEMM's layout (tile 0: [k][32])
   const float* bias;      // [n]; null: zero
+  // n <= 8: [channels][16], lanes 2j and 2j + 1 output j's weight (zero from j = n); else null
+  const float* projectPairW;
+  const float* projectPairBias;  // n <= 8: [16] in the same lanes (zero from j = n or no bias)
   float outMin, outMax;
   float* dwRow;           // scratch: 8 * channels floats (one block of depthwise pixels)
   float* out;             // [outW][n]
