@@ -15,7 +15,7 @@ namespace nn {
 namespace conv {
 struct PackedHalfBlock;  // kernels/block_half.h
 }  // namespace conv
-struct ConvAddPlan;  // kernels/conv_add_half.h
+struct ConvAddPlan;  // kernels/conv_add.h
 
 // The execution plan of one subgraph.
 struct SubgraphPlan {
@@ -38,9 +38,9 @@ struct SubgraphPlan {
   //   kDepthwiseProject: a 1x1 CONV_2D and the DEPTHWISE_CONV_2D producing its input
   //     (runDepthwiseProject), fusedExpansion naming that depthwise layer;
   //   kConvAdd: an ADD and the 1x1 CONV_2D with at most 16 input channels producing one of its
-  //     inputs, in float16 (kernels/conv_add_half.h);
-  //   kConvResidual: an ADD and the 1x1 CONV_2D on the float16 GEMM producing one of its inputs
-  //     (kernels/gemm_half_residual.h), with thirdOp's PAD when that is set;
+  //     inputs, in float16 in a relaxed model, else in float32 (kernels/conv_add.h);
+  //   kConvResidual: an ADD and the 1x1 CONV_2D on the float16 or float32 GEMM producing one of
+  //     its inputs (kernels/gemm_half_residual.h, conv_fast.h), with thirdOp's PAD when set;
   //   kHalfBlock: a float16 inverted bottleneck on a small map (kernels/block_half.h) — the
   //     1x1 expansion (fusedExpansion), the depthwise layer and the 1x1 projection
   //     (halfBlocks) — at the step of its residual ADD, or of the projection without one.
@@ -68,6 +68,9 @@ struct SubgraphPlan {
   // Per operation with pairKind kConvAdd: the pair as prepared (weights packed in float16).
   // Empty unless such a pair is fused.
   std::vector<std::shared_ptr<const ConvAddPlan>> convAdds;
+  // Per operation: an ADD of a float32 kConvAdd / kConvResidual pair, placed over the
+  // convolution's output (planArena). Empty unless such a pair is fused.
+  std::vector<uint8_t> addOverConvOutput;
   std::vector<size_t> arenaOffset;          // per operand; SIZE_MAX = not in the arena
   std::vector<int32_t> outputPosition;      // per operand: index in outputIndexes or -1
   size_t arenaSize = 0;

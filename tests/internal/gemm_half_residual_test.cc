@@ -10,9 +10,12 @@
 //   narrow kernel's epilogue form and the separate pass); and
 //   against a double reference of the unrounded data within float16's tolerance;
 // - a relaxed model (BlazeFace's block: depthwise -> 1x1 -> ADD with the PAD-widened shortcut)
-//   with the fusion and with NNAPI_CPU_BAND_FUSION=0: the same bits, and the fused kernel ran.
-// Only with AVX512-FP16 (not capped by NNAPI_CPU_ISA); otherwise nothing is fused and only that
-// is checked.
+//   with the fusion and with NNAPI_CPU_BAND_FUSION=0: the same bits, and the fused kernel ran
+//   (below the AVX512-FP16 cap, the float32 form on the float32 layers; below AVX-512 nothing
+//   is fused and only that is checked);
+// - the same block in a float32 model: the float32 panel GEMM with the ADD in its epilogue
+//   (panelGemmFloatResidual), the same bits as apart, with AVX-512; a broadcasting ADD is not
+//   fused.
 #include <gtest/gtest.h>
 
 #include <android/NeuralNetworks.h>
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include "cpu/isa.h"
+#include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/expand_depthwise.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/kernels/gemm_half_residual.h"
@@ -302,13 +306,15 @@ constexpr int kI32 = ANEURALNETWORKS_TENSOR_INT32;
 struct Block {
   uint32_t side, inC, outC;
   bool pad;  // the shortcut widened by a PAD of the channels (else inC == outC)
+  int32_t convAct = ANEURALNETWORKS_FUSED_NONE;  // of the 1x1 layer before the ADD
+  bool shortcutFirst = false;  // the shortcut as the ADD's input 0 (else input 1)
 };
 
 // x -> 1x1 (inC, RELU) = a (or the stem below); a -> depthwise 3x3 -> 1x1 (outC) = c; y = RELU(c +
 // PAD(a)) -> 1x1 (outC -> 16) -> model output (a float32 output of float16 data; the block's
 // tensors become float16 in a relaxed model).
 void buildBlock(const Block& b, ModelBuilder* mb, std::vector<std::vector<uint8_t>>* inputs,
-                size_t* outBytes) {
+                size_t* outBytes, bool relaxed = true) {
   ModelBuilder& m = *mb;
   uint32_t seed = 3;
   auto weights = [&](const std::vector<uint32_t>& dims) {
@@ -351,7 +357,7 @@ void buildBlock(const Block& b, ModelBuilder* mb, std::vector<std::vector<uint8_
       {a, weights({1, 3, 3, b.inC}), weights({b.inC}), m.addInt32(ANEURALNETWORKS_PADDING_SAME),
        m.addInt32(1), m.addInt32(1), m.addInt32(1), m.addInt32(ANEURALNETWORKS_FUSED_NONE)},
       {dw});
-  const uint32_t c = pointwise(dw, b.inC, b.outC, ANEURALNETWORKS_FUSED_NONE);
+  const uint32_t c = pointwise(dw, b.inC, b.outC, b.convAct);
   uint32_t shortcut = a;
   if (b.pad) {
     shortcut = m.addOperand(kF32, {1, s, s, b.outC});
@@ -362,9 +368,12 @@ void buildBlock(const Block& b, ModelBuilder* mb, std::vector<std::vector<uint8_
         {shortcut});
   }
   const uint32_t sum = m.addOperand(kF32, {1, s, s, b.outC});
-  m.addOperation(ANEURALNETWORKS_ADD, {c, shortcut, m.addInt32(ANEURALNETWORKS_FUSED_RELU)}, {sum});
+  m.addOperation(ANEURALNETWORKS_ADD,
+                 {b.shortcutFirst ? shortcut : c, b.shortcutFirst ? c : shortcut,
+                  m.addInt32(ANEURALNETWORKS_FUSED_RELU)},
+                 {sum});
   const uint32_t y = pointwise(sum, b.outC, 16, ANEURALNETWORKS_FUSED_NONE);
-  ASSERT_EQ(m.finish({x}, {y}, /*relaxed=*/true), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(m.finish({x}, {y}, relaxed), ANEURALNETWORKS_NO_ERROR);
   *outBytes = static_cast<size_t>(s) * s * 16 * sizeof(float);
 }
 
@@ -404,10 +413,12 @@ TEST(ResidualHalf, RelaxedBlockSameBitsAsApart) {
       ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
       ASSERT_EQ(apart.status, ANEURALNETWORKS_NO_ERROR) << apart.step;
       EXPECT_EQ(convResidualRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
-      if (conv::halfGemmAvailable()) {
+      // Without AVX512-FP16 the relaxed model's layers run in float32, and the float32 form
+      // fuses them where the panel GEMM exists.
+      if (conv::halfGemmAvailable() || conv::panelGemmAvailable()) {
         EXPECT_GE(ran, 1u) << "the 1x1 layer and the ADD were not fused";
       } else {
-        EXPECT_EQ(ran, 0u) << "fused without the float16 kernels";
+        EXPECT_EQ(ran, 0u) << "fused without the kernels";
       }
       const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
       const std::vector<float> p = valuesOf<float>(apart.outputs[0]);
@@ -421,11 +432,58 @@ TEST(ResidualHalf, RelaxedBlockSameBitsAsApart) {
   }
 }
 
-// Not relaxed (float32 throughout): never fused.
-TEST(ResidualHalf, Float32ModelNotFused) {
+// A float32 model: the 1x1 layer on the float32 panel GEMM with the ADD (and the PAD) in its
+// epilogue, where the processor has AVX-512; the same bits as the layers apart, one and two
+// threads, output channels ending in a full tile, a 16-column one and an 8-column one,
+// shortcuts as wide and narrower, activations on the 1x1 layer, the shortcut as either input
+// of the ADD (the one the ADD apart writes over, input 0 when it dies there).
+TEST(ResidualFloat, Float32BlockSameBitsAsApart) {
+  const Block blocks[] = {{32, 24, 28, true},
+                          {16, 32, 32, false},
+                          {32, 24, 24, false, ANEURALNETWORKS_FUSED_NONE, true},
+                          {12, 40, 72, true, ANEURALNETWORKS_FUSED_RELU, true},
+                          {9, 40, 48, true, ANEURALNETWORKS_FUSED_RELU6},
+                          {8, 96, 96, false},
+                          {13, 16, 40, true, ANEURALNETWORKS_FUSED_RELU1},
+                          {11, 48, 80, true}};
+  for (const Block& b : blocks) {
+    SCOPED_TRACE(std::to_string(b.side) + "x" + std::to_string(b.side) + "x" +
+                 std::to_string(b.inC) + "->" + std::to_string(b.outC) + (b.pad ? " padded" : "") +
+                 " act " + std::to_string(b.convAct) + (b.shortcutFirst ? " shortcut first" : ""));
+    ModelBuilder m;
+    std::vector<std::vector<uint8_t>> inputs;
+    size_t outBytes = 0;
+    buildBlock(b, &m, &inputs, &outBytes, /*relaxed=*/false);
+    for (const char* threads : {"1", "2"}) {
+      SCOPED_TRACE(std::string("threads ") + threads);
+      const uint64_t before = convResidualRuns();
+      const nntest::RunResult fused = runBlock(m, inputs, outBytes, "nnapi-cpu", true, threads);
+      const uint64_t ran = convResidualRuns() - before;
+      const nntest::RunResult apart = runBlock(m, inputs, outBytes, "nnapi-cpu", false, threads);
+      ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+      ASSERT_EQ(apart.status, ANEURALNETWORKS_NO_ERROR) << apart.step;
+      EXPECT_EQ(convResidualRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
+      if (conv::panelGemmAvailable()) {
+        EXPECT_GE(ran, 1u) << "the 1x1 layer and the ADD were not fused";
+      } else {
+        EXPECT_EQ(ran, 0u) << "fused without the panel GEMM";
+      }
+      const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
+      const std::vector<float> p = valuesOf<float>(apart.outputs[0]);
+      ASSERT_EQ(a.size(), p.size());
+      for (size_t i = 0; i < a.size(); ++i)
+        ASSERT_TRUE(sameFloat(a[i], p[i])) << "element " << i << ": " << a[i] << " vs " << p[i];
+    }
+  }
+}
+
+// An ADD that broadcasts (the shortcut [1,1,1,32]) is not fused.
+TEST(ResidualFloat, BroadcastAddNotFused) {
   ModelBuilder m;
   const uint32_t x = m.addOperand(kF32, {1, 16, 16, 32});
-  std::vector<std::vector<uint8_t>> inputs{bytesOf(randomFloats(16 * 16 * 32, 1))};
+  const uint32_t s = m.addOperand(kF32, {1, 1, 1, 32});
+  std::vector<std::vector<uint8_t>> inputs{bytesOf(randomFloats(16 * 16 * 32, 1)),
+                                           bytesOf(randomFloats(32, 4))};
   const uint32_t c = m.addOperand(kF32, {1, 16, 16, 32});
   m.addOperation(ANEURALNETWORKS_CONV_2D,
                  {x, m.addConstant<float>(kF32, {32, 1, 1, 32}, randomFloats(32 * 32, 2)),
@@ -434,8 +492,8 @@ TEST(ResidualHalf, Float32ModelNotFused) {
                   m.addInt32(ANEURALNETWORKS_FUSED_NONE)},
                  {c});
   const uint32_t y = m.addOperand(kF32, {1, 16, 16, 32});
-  m.addOperation(ANEURALNETWORKS_ADD, {c, x, m.addInt32(ANEURALNETWORKS_FUSED_RELU)}, {y});
-  ASSERT_EQ(m.finish({x}, {y}), ANEURALNETWORKS_NO_ERROR);
+  m.addOperation(ANEURALNETWORKS_ADD, {c, s, m.addInt32(ANEURALNETWORKS_FUSED_RELU)}, {y});
+  ASSERT_EQ(m.finish({x, s}, {y}), ANEURALNETWORKS_NO_ERROR);
   const uint64_t before = convResidualRuns();
   const nntest::RunResult r = runBlock(m, inputs, 16 * 16 * 32 * 4, "nnapi-cpu", true, "2");
   ASSERT_EQ(r.status, ANEURALNETWORKS_NO_ERROR) << r.step;

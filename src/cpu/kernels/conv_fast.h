@@ -210,6 +210,12 @@ void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeigh
                    uint16_t* outputHalf = nullptr);
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool);
+// panelGemmFloat with the residual ADD that alone reads its output in the GEMM's epilogue
+// (GemmFloatArgs::res): c = clampAdd(clamp(conv) + res), res [m][resC] with zeros from column
+// resC on (the zero channel PAD of a widening shortcut); c may be res. The two layers' bits.
+void panelGemmFloatResidual(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
+                            const float* bias, int32_t activation, const float* res,
+                            uint32_t resC, int32_t addActivation, float* c, ThreadPool* pool);
 
 // ---- a 1x1 expansion and the depthwise layer reading it, in rows (gemm_float.cc) ---------
 // A CONV_2D that takes the panel GEMM (`expand`, panelGemmPreferred) whose output only a

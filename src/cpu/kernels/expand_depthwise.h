@@ -51,11 +51,14 @@ Status runDepthwiseProject(OpContext& depthwise, OpContext& conv, OpContext* ste
 uint64_t depthwiseProjectRuns();
 uint64_t depthwiseProjectStemRuns();  // the runs with a stem
 
-// A relaxed model's 1x1 CONV_2D on the float16 GEMM and the ADD that alone reads its output,
-// optionally with the zero channel PAD of the ADD's other input that only the ADD reads
-// (`pad`, may be null; gemm_half_residual.h): the ADD's step runs all of them (the plan's
+// A relaxed model's 1x1 CONV_2D on the float16 GEMM, or a float32 one on the float32 panel
+// GEMM, and the ADD that alone reads its output, optionally with the zero channel PAD of the
+// ADD's other input that only the ADD reads (`pad`, may be null; gemm_half_residual.h, and
+// panelGemmFloatResidual in conv_fast.h): the ADD's step runs all of them (the plan's
 // SubgraphPlan::kConvResidual), the convolution's and the PAD's steps nothing.
-bool convResidualFusable(const OpContext& conv, const OpContext& add, const OpContext* pad);
+// `float32` (optional) receives whether the float32 form applies (else the float16 one).
+bool convResidualFusable(const OpContext& conv, const OpContext& add, const OpContext* pad,
+                         bool* float32 = nullptr);
 Status runConvResidual(OpContext& conv, OpContext& add, const OpContext* pad);
 uint64_t convResidualRuns();
 

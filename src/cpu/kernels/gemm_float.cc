@@ -50,6 +50,44 @@ void stemGemmFloat(const Geometry& g, const float* input, const PackedFloatWeigh
                     [&](size_t begin, size_t end, float* panel) { rows(a, begin, end, panel); });
 }
 
+namespace {
+
+void runPanelGemm(GemmFloatArgs& args, const PackedFloatWeights& w, ThreadPool* pool) {
+  const uint32_t m = args.m;
+  // An expansion whose output is over 1 MB is written last rows first: the operation after it
+  // (which reads rows in order) then starts on the rows still in L2 instead of on the ones
+  // evicted first. hand_landmark_lite, 1 thread: 112x112x16->64 (3.2 MB) took as long, the
+  // stride-2 depthwise that reads it 0.83x the time. Same values either way.
+  const double inBytes = 4.0 * m * w.k, outBytes = 4.0 * m * w.n;
+  args.lastBlockFirst = outBytes > inBytes && outBytes >= 1024.0 * 1024.0;
+  GemmFloatPanelsFn* run = convIsaKernels().gemmFloatPanels;
+  splitPanelGemm(pool, m, w.n, w.k, kConvTileN, 8,
+                 [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t) {
+                   run(args, r0, r1, t0, t1);
+                 });
+}
+
+}  // namespace
+
+void panelGemmFloatResidual(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
+                            const float* bias, int32_t activation, const float* res,
+                            uint32_t resC, int32_t addActivation, float* c, ThreadPool* pool) {
+  GemmFloatArgs args{};
+  args.m = m;
+  args.n = w.n;
+  args.k = w.k;
+  args.lda = lda;
+  args.a = a;
+  args.packed = w.data.data();
+  args.bias = bias;
+  activationRangeFloat(activation, &args.outputMin, &args.outputMax);
+  args.c = c;
+  args.res = res;
+  args.resC = resC;
+  activationRangeFloat(addActivation, &args.addMin, &args.addMax);
+  runPanelGemm(args, w, pool);
+}
+
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool) {
   GemmFloatArgs args{};
@@ -62,17 +100,7 @@ void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWei
   args.bias = bias;
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   args.c = c;
-  // An expansion whose output is over 1 MB is written last rows first: the operation after it
-  // (which reads rows in order) then starts on the rows still in L2 instead of on the ones
-  // evicted first. hand_landmark_lite, 1 thread: 112x112x16->64 (3.2 MB) took as long, the
-  // stride-2 depthwise that reads it 0.83x the time. Same values either way.
-  const double inBytes = 4.0 * m * w.k, outBytes = 4.0 * m * w.n;
-  args.lastBlockFirst = outBytes > inBytes && outBytes >= 1024.0 * 1024.0;
-  GemmFloatPanelsFn* run = convIsaKernels().gemmFloatPanels;
-  splitPanelGemm(pool, m, w.n, w.k, kConvTileN, 8,
-                 [&](uint32_t r0, uint32_t r1, uint32_t t0, uint32_t t1, size_t) {
-                   run(args, r0, r1, t0, t1);
-                 });
+  runPanelGemm(args, w, pool);
 }
 
 namespace {

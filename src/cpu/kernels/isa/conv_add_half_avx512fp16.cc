@@ -1,9 +1,9 @@
-// The 1x1 CONV_2D + residual ADD pair in float16 arithmetic (conv_add_half_isa.h). Compiled
+// The 1x1 CONV_2D + residual ADD pair in float16 arithmetic (conv_add_isa.h). Compiled
 // with the AVX-512 and AVX512-FP16 flags; include rules as in conv_isa.h.
 #include <cstddef>
 #include <cstdint>
 
-#include "cpu/kernels/isa/conv_add_half_isa.h"
+#include "cpu/kernels/isa/conv_add_isa.h"
 #include "cpu/kernels/isa/half_store.h"
 #include "cpu/kernels/isa/intrinsics.h"
 #include "cpu/kernels/isa/lane_mask.h"

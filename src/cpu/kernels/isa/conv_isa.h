@@ -249,6 +249,13 @@ struct GemmFloatArgs {
   float* c;               // [m][n]
   // Row blocks last to first (same values): see panelGemmFloat.
   bool lastBlockFirst;
+  // Optional, the residual ADD that alone reads c (panelGemmFloatResidual): each clamped
+  // result plus res[r][col] (zero from col = resC on: a zero channel PAD of the shortcut),
+  // clamped to [addMin, addMax] as the ADD clamps (a NaN sum stays NaN), is what c receives.
+  // Each register block reads its rows' residual before it writes them, so c may be res.
+  const float* res;       // [m][resC]; null: none
+  uint32_t resC;
+  float addMin, addMax;
 };
 using GemmFloatPanelsFn = void(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                                uint32_t tileBegin, uint32_t tileEnd);

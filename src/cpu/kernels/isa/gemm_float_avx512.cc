@@ -32,10 +32,20 @@ constexpr size_t kBlockFloats = 48 * 1024;
 // NHWC image; k then is a multiple of spans).
 // With PF, line kk of `pf` (64 bytes each, k lines) is prefetched into L2 at step kk: a slice
 // of the next weight tile (see tileRows).
-template <int MR, int NV, bool WINDOW = false, bool PF = false>
+// The residual ADD's epilogue (GemmFloatArgs::res): the block's rows of the residual from
+// `res` (row stride ldr, at the tile's first column), lanes rm0 / rm1 read (zero past resC).
+struct Residual {
+  const float* res = nullptr;
+  size_t ldr = 0;
+  __mmask16 rm0 = 0, rm1 = 0;
+  __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
+};
+
+template <int MR, int NV, bool WINDOW = false, bool PF = false, bool RES = false>
 inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512 b0, __m512 b1,
                   __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1, float* c, size_t ldc,
-                  uint32_t spans = 1, size_t spanStride = 0, const char* pf = nullptr) {
+                  uint32_t spans = 1, size_t spanStride = 0, const char* pf = nullptr,
+                  const Residual* res = nullptr) {
   __m512 acc0[MR], acc1[NV == 2 ? MR : 1];
   const float* row[MR];
 #pragma GCC unroll 16
@@ -64,6 +74,24 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
       for (int r = 0; r < MR; ++r) row[r] += spanStride;
     }
   }
+  if (RES) {
+    // The ADD: the convolution's clamped value plus the residual (the ADD's operands in either
+    // order give the same sum), then its clamp, max(lo, s) and min(hi, .) keeping a NaN sum.
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      float* out = c + r * ldc;
+      const float* rr = res->res + r * res->ldr;
+      const __m512 s0 = _mm512_add_ps(_mm512_min_ps(_mm512_max_ps(acc0[r], lo), hi),
+                                      _mm512_maskz_loadu_ps(res->rm0, rr));
+      _mm512_mask_storeu_ps(out, m0, _mm512_min_ps(res->hi, _mm512_max_ps(res->lo, s0)));
+      if (NV == 2) {
+        const __m512 s1 = _mm512_add_ps(_mm512_min_ps(_mm512_max_ps(acc1[r], lo), hi),
+                                        _mm512_maskz_loadu_ps(res->rm1, rr + 16));
+        _mm512_mask_storeu_ps(out + 16, m1, _mm512_min_ps(res->hi, _mm512_max_ps(res->lo, s1)));
+      }
+    }
+    return;
+  }
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) {
     float* out = c + r * ldc;
@@ -74,17 +102,18 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
 }
 
 // block<mr, NV> for a run-time mr in [1, M].
-template <int NV, int M, bool WINDOW = false, bool PF = false>
+template <int NV, int M, bool WINDOW = false, bool PF = false, bool RES = false>
 inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, uint32_t k,
                       __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1,
                       float* c, size_t ldc, uint32_t spans = 1, size_t spanStride = 0,
-                      const char* pf = nullptr) {
+                      const char* pf = nullptr, const Residual* res = nullptr) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockUpTo<NV, M - 1, WINDOW, PF>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc,
-                                              spans, spanStride, pf);
+      return blockUpTo<NV, M - 1, WINDOW, PF, RES>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1, c,
+                                                   ldc, spans, spanStride, pf, res);
   }
-  block<M, NV, WINDOW, PF>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc, spans, spanStride, pf);
+  block<M, NV, WINDOW, PF, RES>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc, spans, spanStride,
+                                pf, res);
 }
 
 // Rows [r0, r1) of one tile in as few register blocks as MR allows, their sizes evened out
@@ -95,22 +124,33 @@ inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, u
 // two register blocks (TilePrefetch). Without it the 7x7 layers of hand_landmark_full (192x1152
 // and 1152x192 weights, 884 KB, 49 rows: each tile swept by 7 blocks) took about a third more
 // time than the same GEMM with the weights already in L2.
-template <int NV>
+template <int NV, bool RES = false>
 inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const float* w,
                      uint32_t c0, __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0,
                      __mmask16 m1, const float* next) {
   constexpr uint32_t MR = NV == 2 ? kMR : 2 * kMR;
   const uint32_t k = g.k, n = g.n;
+  Residual res;
+  if (RES) {
+    res.ldr = g.resC;
+    res.rm0 = m0 & laneMask16(g.resC > c0 ? g.resC - c0 : 0);
+    res.rm1 = m1 & laneMask16(g.resC > c0 + 16 ? g.resC - c0 - 16 : 0);
+    res.lo = _mm512_set1_ps(g.addMin);
+    res.hi = _mm512_set1_ps(g.addMax);
+  }
   TilePrefetch prefetch(next, k);
   for (uint32_t r = r0; r < r1;) {
     const uint32_t left = r1 - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
     const float* a = g.a + r * g.lda;
     float* c = g.c + static_cast<size_t>(r) * n + c0;
+    if (RES) res.res = g.res + static_cast<size_t>(r) * g.resC + c0;
     if (const char* pf = prefetch.take()) {
-      blockUpTo<NV, MR, false, true>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1, 0, pf);
+      blockUpTo<NV, MR, false, true, RES>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1, 0,
+                                          pf, &res);
     } else {
-      blockUpTo<NV, MR>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n);
+      blockUpTo<NV, MR, false, false, RES>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1,
+                                           0, nullptr, &res);
     }
     r += mr;
   }
@@ -171,7 +211,11 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
         const float* w = g.packed + static_cast<size_t>(t) * k * kTile;
         const float* next =
             t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
-        if (cols > 16)
+        if (g.res != nullptr && cols > 16)
+          tileRows<2, true>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+        else if (g.res != nullptr)
+          tileRows<1, true>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+        else if (cols > 16)
           tileRows<2>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
         else
           tileRows<1>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);

@@ -1,12 +1,14 @@
-// The 1x1 CONV_2D + residual ADD pair (conv_add_half.h).
-#include "cpu/kernels/conv_add_half.h"
+// The 1x1 CONV_2D + residual ADD pair (conv_add.h).
+#include "cpu/kernels/conv_add.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "cpu/kernels/conv_common.h"
+#include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/thread_pool.h"
 #include "spec/ops/common.h"
@@ -50,12 +52,27 @@ void pack(const W* weights, const float* bias, uint32_t n, uint32_t k, Packed* p
   }
 }
 
-void run(size_t pixels, const ConvAddHalfArgs& a, ThreadPool* pool) {
+// Float32 weights [k][nPad] and bias [nPad] (zero past n) for the float32 kernel.
+template <typename W>
+void packFloat(const W* weights, const float* bias, uint32_t n, uint32_t k, std::vector<float>* w,
+               std::vector<float>* b) {
+  const uint32_t nPad = (n + kConvAddFloatLanes - 1) / kConvAddFloatLanes * kConvAddFloatLanes;
+  w->assign(static_cast<size_t>(k) * nPad, 0.0f);
+  b->assign(nPad, 0.0f);
+  for (uint32_t o = 0; o < n; ++o) {
+    for (uint32_t j = 0; j < k; ++j)
+      (*w)[static_cast<size_t>(j) * nPad + o] =
+          static_cast<float>(weights[static_cast<size_t>(o) * k + j]);
+    (*b)[o] = bias != nullptr ? bias[o] : 0.0f;
+  }
+}
+
+template <typename Args, typename Rows>
+void run(size_t pixels, const Args& a, ThreadPool* pool, Rows rows) {
   if (pool != nullptr && pool->numThreads() > 1 && pixels * a.n >= kParallelOutputs) {
-    pool->parallelFor(pixels, kGrainPixels,
-                      [&](size_t b, size_t e) { isa_avx512fp16::convAddHalfRows(a, b, e); });
+    pool->parallelFor(pixels, kGrainPixels, [&](size_t b, size_t e) { rows(a, b, e); });
   } else {
-    isa_avx512fp16::convAddHalfRows(a, 0, pixels);
+    rows(a, 0, pixels);
   }
 }
 
@@ -68,34 +85,53 @@ int convInput(const OpContext& conv, const OpContext& add) {
   return -1;
 }
 
-bool describe(const OpContext& conv, const OpContext& add, conv::Geometry* g, int* at) {
-  if (!conv::halfGemmAvailable() || !conv.relaxed() || conv.type() != OperationType::CONV_2D ||
-      add.type() != OperationType::ADD || conv.numInputs() < 7 || add.numInputs() != 3 ||
-      conv.numOutputs() != 1 || add.numOutputs() != 1)
-    return false;
+enum class Form { kNone, kHalf, kFloat };
+
+// Which kernel takes the pair: float16 in a relaxed model with AVX512-FP16; else float32 with
+// AVX-512 where the CONV_2D alone would run on the panel GEMM (whose sums the float32 kernel
+// repeats) and every tensor is float32 (the filter may be float16: widened exactly, as the
+// CONV_2D alone widens it).
+Form describe(const OpContext& conv, const OpContext& add, conv::Geometry* g, int* at) {
+  if (conv.type() != OperationType::CONV_2D || add.type() != OperationType::ADD ||
+      conv.numInputs() < 7 || add.numInputs() != 3 || conv.numOutputs() != 1 ||
+      add.numOutputs() != 1)
+    return Form::kNone;
   *at = convInput(conv, add);
-  if (*at < 0) return false;
+  if (*at < 0) return Form::kNone;
+  const bool half = conv.relaxed() && conv::halfGemmAvailable();
+  if (!half && !conv::panelGemmAvailable()) return Form::kNone;
   if (!floatType(conv.inputType(0)) || !floatType(conv.inputType(1)) ||
       conv.inputType(2) != OperandType::TENSOR_FLOAT32 || !conv::constantInput(conv, 1) ||
       !conv::constantInput(conv, 2) || !floatType(add.inputType(0)) ||
       !floatType(add.inputType(1)) || !floatType(add.outputShape(0).type) ||
       !conv::constantInput(add, 2) || !add.hasInputData(2))
-    return false;
-  if (conv::resolveGeometry(conv, false, g) != kOk) return false;
+    return Form::kNone;
+  if (!half && (conv.inputType(0) != OperandType::TENSOR_FLOAT32 ||
+                add.inputType(0) != OperandType::TENSOR_FLOAT32 ||
+                add.inputType(1) != OperandType::TENSOR_FLOAT32 ||
+                add.outputShape(0).type != OperandType::TENSOR_FLOAT32))
+    return Form::kNone;
+  if (conv::resolveGeometry(conv, false, g) != kOk) return Form::kNone;
   const conv::Params& p = g->p;
   if (p.nchw || g->filterH != 1 || g->filterW != 1 || p.strideW != 1 || p.strideH != 1 ||
       p.padLeft != 0 || p.padRight != 0 || p.padTop != 0 || p.padBottom != 0 || g->inC == 0 ||
       g->inC > kConvAddMaxK || g->outC == 0 || g->outC > kConvAddMaxN)
-    return false;
+    return Form::kNone;
+  if (!half && (g->inC > kConvAddFloatMaxK || !conv::panelGemmPreferred(*g))) return Form::kNone;
   const Dims& d = add.outputShape(0).dims;
-  return d.size() == 4 && add.inputShape(0).dims == d && add.inputShape(1).dims == d &&
-         d[0] == g->batches && d[1] == g->outH && d[2] == g->outW && d[3] == g->outC;
+  const bool shapes = d.size() == 4 && add.inputShape(0).dims == d &&
+                      add.inputShape(1).dims == d && d[0] == g->batches && d[1] == g->outH &&
+                      d[2] == g->outW && d[3] == g->outC;
+  if (!shapes) return Form::kNone;
+  return half ? Form::kHalf : Form::kFloat;
 }
 
 }  // namespace
 
 struct ConvAddPlan {
-  Packed packed;
+  bool half = true;
+  Packed packed;                     // the float16 kernel's
+  std::vector<float> wF, biasF;      // the float32 kernel's
   size_t pixels = 0;
   uint32_t n = 0, k = 0;
   uint32_t residualInput = 0;  // the ADD input that is not the convolution's output
@@ -105,13 +141,20 @@ struct ConvAddPlan {
 std::shared_ptr<const ConvAddPlan> prepareConvAdd(const OpContext& conv, const OpContext& add) {
   conv::Geometry g;
   int at = -1;
-  if (!describe(conv, add, &g, &at)) return nullptr;
+  const Form form = describe(conv, add, &g, &at);
+  if (form == Form::kNone) return nullptr;
   auto plan = std::make_shared<ConvAddPlan>();
   const float* bias = conv.input<float>(2);
-  if (conv.inputType(1) == OperandType::TENSOR_FLOAT16)
+  plan->half = form == Form::kHalf;
+  const bool halfFilter = conv.inputType(1) == OperandType::TENSOR_FLOAT16;
+  if (plan->half && halfFilter)
     pack(conv.input<Half>(1), bias, g.outC, g.inC, &plan->packed);
-  else
+  else if (plan->half)
     pack(conv.input<float>(1), bias, g.outC, g.inC, &plan->packed);
+  else if (halfFilter)
+    packFloat(conv.input<Half>(1), bias, g.outC, g.inC, &plan->wF, &plan->biasF);
+  else
+    packFloat(conv.input<float>(1), bias, g.outC, g.inC, &plan->wF, &plan->biasF);
   plan->pixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
   plan->n = g.outC;
   plan->k = g.inC;
@@ -123,6 +166,23 @@ std::shared_ptr<const ConvAddPlan> prepareConvAdd(const OpContext& conv, const O
 
 Status runConvAdd(const ConvAddPlan& plan, OpContext& conv, OpContext& add) {
   if (plan.pixels == 0) return kOk;
+  if (!plan.half) {
+    ConvAddFloatArgs a{};
+    a.n = plan.n;
+    a.k = plan.k;
+    a.x = conv.input<float>(0);
+    a.w = plan.wF.data();
+    a.bias = plan.biasF.data();
+    a.convMin = plan.convMin;
+    a.convMax = plan.convMax;
+    a.res = add.input<float>(plan.residualInput);
+    a.outMin = plan.outMin;
+    a.outMax = plan.outMax;
+    a.out = add.output<float>(0);
+    run(plan.pixels, a, add.threadPool(), isa_avx512::convAddFloatRows);
+    gConvAddRuns.fetch_add(1, std::memory_order_relaxed);
+    return kOk;
+  }
   ConvAddHalfArgs a{};
   a.n = plan.n;
   a.k = plan.k;
@@ -145,10 +205,12 @@ Status runConvAdd(const ConvAddPlan& plan, OpContext& conv, OpContext& add) {
     a.oh = reinterpret_cast<uint16_t*>(add.output<Half>(0));
   else
     a.of = add.output<float>(0);
-  run(plan.pixels, a, add.threadPool());
+  run(plan.pixels, a, add.threadPool(), isa_avx512fp16::convAddHalfRows);
   gConvAddRuns.fetch_add(1, std::memory_order_relaxed);
   return kOk;
 }
+
+bool convAddIsFloat32(const ConvAddPlan& plan) { return !plan.half; }
 
 uint64_t convAddRuns() { return gConvAddRuns.load(std::memory_order_relaxed); }
 
@@ -160,7 +222,7 @@ void convAddHalf(size_t pixels, const ConvAddHalfArgs& shape, const float* weigh
   ConvAddHalfArgs a = shape;
   a.w = packed->w;
   a.bias = packed->bias;
-  run(pixels, a, pool);
+  run(pixels, a, pool, isa_avx512fp16::convAddHalfRows);
 }
 }  // namespace conv
 

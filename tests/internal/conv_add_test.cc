@@ -1,15 +1,18 @@
-// The relaxed 1x1 CONV_2D + residual ADD pair (cpu/kernels/conv_add_half.h,
-// isa/conv_add_half_avx512fp16.cc):
-// - the kernel against a float32 (double) reference of the unrounded values, within the float16
-//   error bound of its arithmetic, for every input / residual / output type form, activations on
-//   either layer, k from 1 to kConvAddMaxK, n off the 32-lane vectors up to kConvAddMaxN, pixel
-//   counts off the 8-pixel blocks, one and two threads; nothing written past the output;
+// The 1x1 CONV_2D + residual ADD pair (cpu/kernels/conv_add.h, isa/conv_add_half_avx512fp16.cc,
+// isa/conv_add_float_avx512.cc):
+// - the float16 kernel against a float32 (double) reference of the unrounded values, within the
+//   float16 error bound of its arithmetic, for every input / residual / output type form,
+//   activations on either layer, k from 1 to kConvAddMaxK, n off the 32-lane vectors up to
+//   kConvAddMaxN, pixel counts off the 8-pixel blocks, one and two threads; nothing written past
+//   the output;
 // - the plan: in a relaxed model a BlazeFace-style residual block (1x1 32 -> 8, depthwise 3x3,
 //   1x1 8 -> 32, ADD of the block input, RELU) runs the last 1x1 with the ADD where the processor
 //   has AVX512-FP16 (not capped by NNAPI_CPU_ISA), within relaxed tolerance of the float32
-//   reference device and of the pair run apart (NNAPI_CPU_BAND_FUSION=0); a float32 model, a
-//   1x1 with too many input channels or an ADD whose other reader needs the 1x1 output are not
-//   paired.
+//   reference device and of the pair run apart (NNAPI_CPU_BAND_FUSION=0); in a float32 model
+//   it does where the processor has AVX-512 and k <= kConvAddFloatMaxK, with the same bits as
+//   the pair run apart (n off the 16-lane vectors, pixel counts off the kernel's 6-pixel
+//   blocks, an activation on the 1x1 too); a 1x1 with too many input channels or an ADD whose
+//   other reader needs the 1x1 output are not paired.
 #include <gtest/gtest.h>
 
 #include <android/NeuralNetworks.h>
@@ -22,7 +25,8 @@
 #include <vector>
 
 #include "cpu/isa.h"
-#include "cpu/kernels/conv_add_half.h"
+#include "cpu/kernels/conv_add.h"
+#include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/gemm_half.h"
 #include "cpu/thread_pool.h"
 #include "half_bits.h"
@@ -159,7 +163,7 @@ uint32_t pointwise(ModelBuilder& m, uint32_t in, uint32_t side, uint32_t inC, ui
 // x [1,side,side,c] -> 1x1 to `mid` (RELU) -> depthwise 3x3 SAME -> 1x1 to c -> ADD x (RELU)
 // -> y; with `alsoOutput` the last 1x1's output is a model output too (then not paired).
 void buildBlock(Block* b, uint32_t side, uint32_t c, uint32_t mid, bool relaxed,
-                bool alsoOutput = false) {
+                bool alsoOutput = false, int32_t lastAct = ANEURALNETWORKS_FUSED_NONE) {
   ModelBuilder& m = b->m;
   const uint32_t x = m.addOperand(kF32, {1, side, side, c});
   b->inputs.push_back(bytesOf(nntest::randomFloats(static_cast<size_t>(side) * side * c, 1)));
@@ -170,7 +174,7 @@ void buildBlock(Block* b, uint32_t side, uint32_t c, uint32_t mid, bool relaxed,
                   m.addInt32(ANEURALNETWORKS_PADDING_SAME), m.addInt32(1), m.addInt32(1),
                   m.addInt32(1), m.addInt32(ANEURALNETWORKS_FUSED_NONE)},
                  {t2});
-  const uint32_t t3 = pointwise(m, t2, side, mid, c, ANEURALNETWORKS_FUSED_NONE, 40);
+  const uint32_t t3 = pointwise(m, t2, side, mid, c, lastAct, 40);
   const uint32_t y = m.addOperand(kF32, {1, side, side, c});
   m.addOperation(ANEURALNETWORKS_ADD, {x, t3, m.addInt32(ANEURALNETWORKS_FUSED_RELU)}, {y});
   std::vector<uint32_t> outs = {y};
@@ -197,12 +201,16 @@ nntest::RunResult runBlock(const Block& b, const char* device, bool fused, const
 // (1% of the largest output, as tests/tflite_e2e_test.cc) of the reference device and of the
 // run without band fusions; a float32 model gives the same bits either way.
 void expectBlock(uint32_t side, uint32_t c, uint32_t mid, bool relaxed, bool pairs,
-                 bool alsoOutput = false) {
+                 bool alsoOutput = false, int32_t lastAct = ANEURALNETWORKS_FUSED_NONE) {
   SCOPED_TRACE(std::to_string(side) + "x" + std::to_string(side) + "x" + std::to_string(c) +
                " mid " + std::to_string(mid) + (relaxed ? " relaxed" : " float32") +
-               (alsoOutput ? " 1x1 output read twice" : ""));
+               (alsoOutput ? " 1x1 output read twice" : "") + " 1x1 act " +
+               std::to_string(lastAct));
   Block b;
-  buildBlock(&b, side, c, mid, relaxed, alsoOutput);
+  buildBlock(&b, side, c, mid, relaxed, alsoOutput, lastAct);
+  // A relaxed model without AVX512-FP16 takes the float32 kernel (k <= kConvAddFloatMaxK).
+  const bool kernel = (relaxed && conv::halfGemmAvailable()) ||
+                      (conv::panelGemmAvailable() && mid <= kConvAddFloatMaxK);
   const nntest::RunResult ref = runBlock(b, "nnapi-cpu-reference", true, "1", alsoOutput);
   ASSERT_EQ(ref.status, ANEURALNETWORKS_NO_ERROR) << ref.step;
   const std::vector<float> r = valuesOf<float>(ref.outputs[0]);
@@ -217,7 +225,7 @@ void expectBlock(uint32_t side, uint32_t c, uint32_t mid, bool relaxed, bool pai
     ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
     ASSERT_EQ(plain.status, ANEURALNETWORKS_NO_ERROR) << plain.step;
     EXPECT_EQ(convAddRuns() - before, ran) << "paired with NNAPI_CPU_BAND_FUSION=0";
-    if (pairs && conv::halfGemmAvailable())
+    if (pairs && kernel)
       EXPECT_GE(ran, 1u) << "the 1x1 CONV_2D and the ADD were not paired";
     else
       EXPECT_EQ(ran, 0u) << "paired where it does not apply";
@@ -242,10 +250,21 @@ TEST(HalfConvAdd, RelaxedResidualBlockPairsLastConvWithAdd) {
   expectBlock(17, 48, 12, true, true);
 }
 
+// The float32 kernel: the same block, n of 48, 24 (a half-empty last vector), 128 and 5 with k
+// of 7, 8, 5 and 1, a RELU6 on the 1x1.
+TEST(FloatConvAdd, Float32ResidualBlockPairsWithSameBits) {
+  expectBlock(24, 32, 8, false, true);
+  expectBlock(17, 48, 7, false, true);
+  expectBlock(13, 24, 8, false, true, false, ANEURALNETWORKS_FUSED_RELU6);
+  expectBlock(9, 128, 5, false, true);
+  expectBlock(11, 5, 1, false, true);
+}
+
 TEST(HalfConvAdd, NotPairedElsewhere) {
-  expectBlock(24, 32, 8, false, false);         // float32 model
   expectBlock(12, 32, 24, true, false);         // k = 24 > kConvAddMaxK
+  expectBlock(12, 32, 12, false, false);        // float32: k = 12 > kConvAddFloatMaxK
   expectBlock(12, 32, 8, true, false, true);    // the 1x1 output is also a model output
+  expectBlock(12, 32, 8, false, false, true);
 }
 
 }  // namespace
