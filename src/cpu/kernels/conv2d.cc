@@ -400,6 +400,15 @@ bool channelTailPad(const OpContext& pad, uint32_t* inC) {
   return true;
 }
 
+// The ADD input that is not the convolution's output (the shortcut), or -1 unless exactly one
+// of the two inputs is that output.
+int shortcutInput(const OpContext& conv, const OpContext& add) {
+  const uint32_t convOut = conv.operation().outputs[0];
+  const std::vector<uint32_t>& ins = add.operation().inputs;
+  if ((ins[0] == convOut) == (ins[1] == convOut)) return -1;
+  return ins[0] == convOut ? 1 : 0;
+}
+
 // The fusion's description, or false where it does not apply: a relaxed model's 1x1 layer on the
 // float16 GEMM (its packed weights, float32 bias) whose output is input `convAt` of `add`, an ADD
 // the float16 ADD kernel takes (half_ops::addTakes), the other input the shortcut, or the
@@ -421,13 +430,12 @@ bool describeConvResidual(const OpContext& conv, const OpContext& add, const OpC
       g.p.padTop != 0 || g.p.padLeft != 0 || g.p.padBottom != 0 || g.p.padRight != 0 ||
       cs->halfWeights->n != g.outC || cs->halfWeights->k != g.inC)
     return false;
-  const uint32_t convOut = conv.operation().outputs[0];
-  const std::vector<uint32_t>& ins = add.operation().inputs;
-  if ((ins[0] == convOut) == (ins[1] == convOut)) return false;
-  const uint32_t resAt = ins[0] == convOut ? 1 : 0;
+  const int resAt = shortcutInput(conv, add);
   const int32_t activation = add.scalar<int32_t>(2);
-  if (!isValidFusedActivation(activation) || add.outputShape(0).dims != conv.outputShape(0).dims)
+  if (resAt < 0 || !isValidFusedActivation(activation) ||
+      add.outputShape(0).dims != conv.outputShape(0).dims)
     return false;
+  const std::vector<uint32_t>& ins = add.operation().inputs;
   uint32_t resC = g.outC;
   if (pad != nullptr) {
     if (pad->operation().outputs[0] != ins[resAt] || !channelTailPad(*pad, &resC)) return false;
@@ -488,15 +496,13 @@ bool describeConvResidualFloat(const OpContext& conv, const OpContext& add, cons
   if (g.p.nchw || g.filterH != 1 || g.filterW != 1 || g.p.strideH != 1 || g.p.strideW != 1 ||
       !panelGemmPreferred(g) || cs->floatWeights->n != g.outC || cs->floatWeights->k != g.inC)
     return false;
-  const uint32_t convOut = conv.operation().outputs[0];
-  const std::vector<uint32_t>& ins = add.operation().inputs;
-  if ((ins[0] == convOut) == (ins[1] == convOut)) return false;
-  const uint32_t resAt = ins[0] == convOut ? 1 : 0;
+  const int resAt = shortcutInput(conv, add);
   const int32_t activation = add.scalar<int32_t>(2);
   const Dims& d = add.outputShape(0).dims;
-  if (!isValidFusedActivation(activation) || conv.outputShape(0).dims != d ||
+  if (resAt < 0 || !isValidFusedActivation(activation) || conv.outputShape(0).dims != d ||
       add.inputShape(0).dims != d || add.inputShape(1).dims != d)
     return false;
+  const std::vector<uint32_t>& ins = add.operation().inputs;
   uint32_t resC = g.outC;
   if (pad != nullptr) {
     if (pad->operation().outputs[0] != ins[resAt] || !channelTailPad(*pad, &resC) ||

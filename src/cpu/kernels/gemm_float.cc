@@ -69,9 +69,10 @@ void runPanelGemm(GemmFloatArgs& args, const PackedFloatWeights& w, ThreadPool* 
 
 }  // namespace
 
-void panelGemmFloatResidual(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
-                            const float* bias, int32_t activation, const float* res,
-                            uint32_t resC, int32_t addActivation, float* c, ThreadPool* pool) {
+namespace {
+
+GemmFloatArgs panelArgs(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
+                        const float* bias, int32_t activation, float* c) {
   GemmFloatArgs args{};
   args.m = m;
   args.n = w.n;
@@ -82,6 +83,15 @@ void panelGemmFloatResidual(uint32_t m, const float* a, size_t lda, const Packed
   args.bias = bias;
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   args.c = c;
+  return args;
+}
+
+}  // namespace
+
+void panelGemmFloatResidual(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
+                            const float* bias, int32_t activation, const float* res,
+                            uint32_t resC, int32_t addActivation, float* c, ThreadPool* pool) {
+  GemmFloatArgs args = panelArgs(m, a, lda, w, bias, activation, c);
   args.res = res;
   args.resC = resC;
   activationRangeFloat(addActivation, &args.addMin, &args.addMax);
@@ -90,16 +100,7 @@ void panelGemmFloatResidual(uint32_t m, const float* a, size_t lda, const Packed
 
 void panelGemmFloat(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                     const float* bias, int32_t activation, float* c, ThreadPool* pool) {
-  GemmFloatArgs args{};
-  args.m = m;
-  args.n = w.n;
-  args.k = w.k;
-  args.lda = lda;
-  args.a = a;
-  args.packed = w.data.data();
-  args.bias = bias;
-  activationRangeFloat(activation, &args.outputMin, &args.outputMax);
-  args.c = c;
+  GemmFloatArgs args = panelArgs(m, a, lda, w, bias, activation, c);
   runPanelGemm(args, w, pool);
 }
 
