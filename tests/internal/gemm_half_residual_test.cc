@@ -389,6 +389,32 @@ nntest::RunResult runBlock(const ModelBuilder& m, const std::vector<std::vector<
   return r;
 }
 
+// The model on nnapi-cpu at `threads` with the band fusions and without
+// (NNAPI_CPU_BAND_FUSION=0): fused (at least once) where `fuses`, else never, never without
+// the fusions, and the same bits either way; `out` receives the fused run's output.
+void expectFusedSameBits(const ModelBuilder& m, const std::vector<std::vector<uint8_t>>& inputs,
+                         size_t outBytes, const char* threads, bool fuses,
+                         std::vector<float>* out) {
+  const uint64_t before = convResidualRuns();
+  const nntest::RunResult fused = runBlock(m, inputs, outBytes, "nnapi-cpu", true, threads);
+  const uint64_t ran = convResidualRuns() - before;
+  const nntest::RunResult apart = runBlock(m, inputs, outBytes, "nnapi-cpu", false, threads);
+  ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
+  ASSERT_EQ(apart.status, ANEURALNETWORKS_NO_ERROR) << apart.step;
+  EXPECT_EQ(convResidualRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
+  if (fuses) {
+    EXPECT_GE(ran, 1u) << "the 1x1 layer and the ADD were not fused";
+  } else {
+    EXPECT_EQ(ran, 0u) << "fused without the kernels";
+  }
+  *out = valuesOf<float>(fused.outputs[0]);
+  const std::vector<float> p = valuesOf<float>(apart.outputs[0]);
+  ASSERT_EQ(out->size(), p.size());
+  for (size_t i = 0; i < p.size(); ++i)
+    ASSERT_TRUE(sameFloat((*out)[i], p[i])) << "element " << i << ": " << (*out)[i] << " vs "
+                                            << p[i];
+}
+
 TEST(ResidualHalf, RelaxedBlockSameBitsAsApart) {
   const Block blocks[] = {
       {32, 24, 28, true}, {16, 32, 32, false}, {9, 40, 48, true}, {8, 96, 96, false}};
@@ -406,28 +432,14 @@ TEST(ResidualHalf, RelaxedBlockSameBitsAsApart) {
     for (float v : r) peak = std::fmax(peak, std::fabs(v));
     for (const char* threads : {"1", "2"}) {
       SCOPED_TRACE(std::string("threads ") + threads);
-      const uint64_t before = convResidualRuns();
-      const nntest::RunResult fused = runBlock(m, inputs, outBytes, "nnapi-cpu", true, threads);
-      const uint64_t ran = convResidualRuns() - before;
-      const nntest::RunResult apart = runBlock(m, inputs, outBytes, "nnapi-cpu", false, threads);
-      ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
-      ASSERT_EQ(apart.status, ANEURALNETWORKS_NO_ERROR) << apart.step;
-      EXPECT_EQ(convResidualRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
       // Without AVX512-FP16 the relaxed model's layers run in float32, and the float32 form
       // fuses them where the panel GEMM exists.
-      if (conv::halfGemmAvailable() || conv::panelGemmAvailable()) {
-        EXPECT_GE(ran, 1u) << "the 1x1 layer and the ADD were not fused";
-      } else {
-        EXPECT_EQ(ran, 0u) << "fused without the kernels";
-      }
-      const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
-      const std::vector<float> p = valuesOf<float>(apart.outputs[0]);
-      ASSERT_EQ(a.size(), p.size());
+      std::vector<float> a;
+      expectFusedSameBits(m, inputs, outBytes, threads,
+                          conv::halfGemmAvailable() || conv::panelGemmAvailable(), &a);
       ASSERT_EQ(a.size(), r.size());
-      for (size_t i = 0; i < a.size(); ++i) {
-        ASSERT_TRUE(sameFloat(a[i], p[i])) << "element " << i << ": " << a[i] << " vs " << p[i];
+      for (size_t i = 0; i < a.size(); ++i)
         ASSERT_NEAR(a[i], r[i], 1e-2f * peak) << "element " << i;
-      }
     }
   }
 }
@@ -456,23 +468,8 @@ TEST(ResidualFloat, Float32BlockSameBitsAsApart) {
     buildBlock(b, &m, &inputs, &outBytes, /*relaxed=*/false);
     for (const char* threads : {"1", "2"}) {
       SCOPED_TRACE(std::string("threads ") + threads);
-      const uint64_t before = convResidualRuns();
-      const nntest::RunResult fused = runBlock(m, inputs, outBytes, "nnapi-cpu", true, threads);
-      const uint64_t ran = convResidualRuns() - before;
-      const nntest::RunResult apart = runBlock(m, inputs, outBytes, "nnapi-cpu", false, threads);
-      ASSERT_EQ(fused.status, ANEURALNETWORKS_NO_ERROR) << fused.step;
-      ASSERT_EQ(apart.status, ANEURALNETWORKS_NO_ERROR) << apart.step;
-      EXPECT_EQ(convResidualRuns() - before, ran) << "fused with NNAPI_CPU_BAND_FUSION=0";
-      if (conv::panelGemmAvailable()) {
-        EXPECT_GE(ran, 1u) << "the 1x1 layer and the ADD were not fused";
-      } else {
-        EXPECT_EQ(ran, 0u) << "fused without the panel GEMM";
-      }
-      const std::vector<float> a = valuesOf<float>(fused.outputs[0]);
-      const std::vector<float> p = valuesOf<float>(apart.outputs[0]);
-      ASSERT_EQ(a.size(), p.size());
-      for (size_t i = 0; i < a.size(); ++i)
-        ASSERT_TRUE(sameFloat(a[i], p[i])) << "element " << i << ": " << a[i] << " vs " << p[i];
+      std::vector<float> a;
+      expectFusedSameBits(m, inputs, outBytes, threads, conv::panelGemmAvailable(), &a);
     }
   }
 }

@@ -400,15 +400,6 @@ bool channelTailPad(const OpContext& pad, uint32_t* inC) {
   return true;
 }
 
-// The ADD input that is not the convolution's output (the shortcut), or -1 unless exactly one
-// of the two inputs is that output.
-int shortcutInput(const OpContext& conv, const OpContext& add) {
-  const uint32_t convOut = conv.operation().outputs[0];
-  const std::vector<uint32_t>& ins = add.operation().inputs;
-  if ((ins[0] == convOut) == (ins[1] == convOut)) return -1;
-  return ins[0] == convOut ? 1 : 0;
-}
-
 // The fusion's description, or false where it does not apply: a relaxed model's 1x1 layer on the
 // float16 GEMM (its packed weights, float32 bias) whose output is input `convAt` of `add`, an ADD
 // the float16 ADD kernel takes (half_ops::addTakes), the other input the shortcut, or the

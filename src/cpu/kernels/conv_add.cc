@@ -76,28 +76,19 @@ void run(size_t pixels, const Args& a, ThreadPool* pool, Rows rows) {
   }
 }
 
-// Which ADD input is the CONV_2D's output, or -1.
-int convInput(const OpContext& conv, const OpContext& add) {
-  const uint32_t t = conv.operation().outputs[0];
-  const Operation& op = add.operation();
-  if (op.inputs[0] == t && op.inputs[1] != t) return 0;
-  if (op.inputs[1] == t && op.inputs[0] != t) return 1;
-  return -1;
-}
-
 enum class Form { kNone, kHalf, kFloat };
 
 // Which kernel takes the pair: float16 in a relaxed model with AVX512-FP16; else float32 with
 // AVX-512 where the CONV_2D alone would run on the panel GEMM (whose sums the float32 kernel
 // repeats) and every tensor is float32 (the filter may be float16: widened exactly, as the
 // CONV_2D alone widens it).
-Form describe(const OpContext& conv, const OpContext& add, conv::Geometry* g, int* at) {
+Form describe(const OpContext& conv, const OpContext& add, conv::Geometry* g, int* shortcut) {
   if (conv.type() != OperationType::CONV_2D || add.type() != OperationType::ADD ||
       conv.numInputs() < 7 || add.numInputs() != 3 || conv.numOutputs() != 1 ||
       add.numOutputs() != 1)
     return Form::kNone;
-  *at = convInput(conv, add);
-  if (*at < 0) return Form::kNone;
+  *shortcut = conv::shortcutInput(conv, add);
+  if (*shortcut < 0) return Form::kNone;
   const bool half = conv.relaxed() && conv::halfGemmAvailable();
   if (!half && !conv::panelGemmAvailable()) return Form::kNone;
   if (!floatType(conv.inputType(0)) || !floatType(conv.inputType(1)) ||
@@ -140,8 +131,8 @@ struct ConvAddPlan {
 
 std::shared_ptr<const ConvAddPlan> prepareConvAdd(const OpContext& conv, const OpContext& add) {
   conv::Geometry g;
-  int at = -1;
-  const Form form = describe(conv, add, &g, &at);
+  int shortcut = -1;
+  const Form form = describe(conv, add, &g, &shortcut);
   if (form == Form::kNone) return nullptr;
   auto plan = std::make_shared<ConvAddPlan>();
   const float* bias = conv.input<float>(2);
@@ -158,7 +149,7 @@ std::shared_ptr<const ConvAddPlan> prepareConvAdd(const OpContext& conv, const O
   plan->pixels = static_cast<size_t>(g.batches) * g.outH * g.outW;
   plan->n = g.outC;
   plan->k = g.inC;
-  plan->residualInput = at == 0 ? 1 : 0;
+  plan->residualInput = static_cast<uint32_t>(shortcut);
   activationRangeFloat(g.p.activation, &plan->convMin, &plan->convMax);
   activationRangeFloat(add.scalar<int32_t>(2), &plan->outMin, &plan->outMax);
   return plan;

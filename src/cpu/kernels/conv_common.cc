@@ -10,6 +10,13 @@ bool constantInput(const OpContext& ctx, uint32_t i) {
   return ctx.isConstantInput(i) && ctx.hasInputData(i) && ctx.inputSlot(i).shapeKnown;
 }
 
+int shortcutInput(const OpContext& conv, const OpContext& add) {
+  const uint32_t convOut = conv.operation().outputs[0];
+  const std::vector<uint32_t>& ins = add.operation().inputs;
+  if (ins.size() < 2 || (ins[0] == convOut) == (ins[1] == convOut)) return -1;
+  return ins[0] == convOut ? 1 : 0;
+}
+
 Status cachedQuantParams(const OpContext& ctx, int32_t activation, uint32_t outChannels,
                          const QuantParams* cached, QuantParams* local, const QuantParams** q) {
   if (cached != nullptr) {

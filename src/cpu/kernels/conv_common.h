@@ -28,6 +28,10 @@ namespace conv {
 // A constant input whose value and shape are both known (so weights can be packed once).
 bool constantInput(const OpContext& ctx, uint32_t i);
 
+// For a convolution and an ADD reading its output (the residual pairs): the ADD input that is
+// not the convolution's output (the shortcut), or -1 unless exactly one of the two inputs is.
+int shortcutInput(const OpContext& conv, const OpContext& add);
+
 // Points *q at `cached` when there is one, else computes into *local.
 Status cachedQuantParams(const OpContext& ctx, int32_t activation, uint32_t outChannels,
                          const QuantParams* cached, QuantParams* local, const QuantParams** q);

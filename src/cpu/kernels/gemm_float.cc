@@ -67,10 +67,6 @@ void runPanelGemm(GemmFloatArgs& args, const PackedFloatWeights& w, ThreadPool* 
                  });
 }
 
-}  // namespace
-
-namespace {
-
 GemmFloatArgs panelArgs(uint32_t m, const float* a, size_t lda, const PackedFloatWeights& w,
                         const float* bias, int32_t activation, float* c) {
   GemmFloatArgs args{};
