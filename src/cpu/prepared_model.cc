@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <map>
 
 #include "cpu/graph_fusion.h"
@@ -785,7 +786,12 @@ void CpuPreparedModel::warmFirstExecutionState() {
       const uint32_t opIndex = ops[i];
       OpContext ctx(sg.operations[opIndex], opIndex, st->slots.data(), env_,
                     main_.states[opIndex].get(), &st->scratch[opIndex]);
-      const Status s = main_.kernels[opIndex]->warm(ctx);
+      Status s = kOk;
+      try {
+        s = main_.kernels[opIndex]->warm(ctx);
+      } catch (const std::exception& e) {  // e.g. std::bad_alloc; not to escape a worker thread
+        s = makeError(ErrorStatus::GENERAL_FAILURE, "%s", e.what());
+      }
       if (!s.ok()) {
         logInfo("CPU driver: warming operation #%u failed (%s); the execution prepares it",
                 opIndex, s.message().c_str());
