@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -426,6 +427,95 @@ TEST(PanelGemm, PackedLayout) {
           const float got = w.data[(static_cast<size_t>(t) * k + kk) * kConvTileN + c];
           ASSERT_EQ(got, want) << n << "x" << k << " tile " << t << " k " << kk << " col " << c;
         }
+  }
+}
+
+// Float16 weights: the float32 panels (widened a tile at a time, full tiles transposed in
+// registers at AVX-512) and the float16 panels (packFloatWeightsHalf: the same layout, the
+// source bits) against the layout computed here.
+TEST(PanelGemm, PackedLayoutFromFloat16) {
+  std::mt19937 rng(6);
+  const uint32_t shapes[][2] = {{1, 1}, {31, 7}, {32, 16}, {33, 300}, {64, 17}, {100, 64},
+                                {272, 1632}};
+  for (const auto& s : shapes) {
+    const uint32_t n = s[0], k = s[1];
+    SCOPED_TRACE(std::to_string(n) + "x" + std::to_string(k));
+    const uint32_t tiles = (n + kConvTileN - 1) / kConvTileN;
+    const size_t size = static_cast<size_t>(tiles) * k * kConvTileN;
+    const auto values = randomVector(rng, static_cast<size_t>(n) * k);
+    std::vector<Half> weights(values.size());
+    for (size_t i = 0; i < values.size(); ++i) weights[i] = static_cast<Half>(values[i]);
+    PackedFloatWeights wide, half;
+    packFloatWeights(weights.data(), n, k, &wide);
+    const bool halfPanels = packFloatWeightsHalf(weights.data(), n, k, &half);
+    // The float16 form exactly where the panel GEMM that reads it is.
+    ASSERT_EQ(halfPanels, panelGemmAvailable());
+    ASSERT_EQ(wide.data.size(), size);
+    ASSERT_FALSE(wide.halfPanels());
+    if (halfPanels) {
+      ASSERT_EQ(half.half.size(), size);
+      ASSERT_TRUE(half.data.empty());
+      ASSERT_EQ(reinterpret_cast<uintptr_t>(half.half.data()) % 64, 0u);
+    }
+    for (uint32_t t = 0; t < tiles; ++t)
+      for (uint32_t kk = 0; kk < k; ++kk)
+        for (uint32_t c = 0; c < kConvTileN; ++c) {
+          const uint32_t col = t * kConvTileN + c;
+          const Half want = col < n ? weights[static_cast<size_t>(col) * k + kk] : Half(0);
+          const size_t at = (static_cast<size_t>(t) * k + kk) * kConvTileN + c;
+          ASSERT_EQ(wide.data[at], static_cast<float>(want)) << "tile " << t << " k " << kk
+                                                             << " col " << c;
+          if (!halfPanels) continue;
+          uint16_t bits;
+          std::memcpy(&bits, &want, sizeof(bits));
+          ASSERT_EQ(half.half[at], bits) << "tile " << t << " k " << kk << " col " << c;
+        }
+  }
+}
+
+// The panel GEMM on float16 panels (GemmFloatArgs::packedHalf) computes the same bits as on
+// the widened float32 panels: the low-resolution 1x1 shapes of pose_landmark_heavy and
+// smaller ones with tile tails, with and without the residual epilogue, one and two threads.
+TEST(PanelGemm, Float16PanelsSameBitsAsWidened) {
+  if (!panelGemmAvailable()) GTEST_SKIP() << "no panel GEMM below AVX-512";
+  std::mt19937 rng(12);
+  ThreadPool pool(2);
+  struct Shape {
+    uint32_t m, n, k, resC;  // resC 0: no residual
+    int32_t activation;
+  };
+  const Shape shapes[] = {{64, 272, 1632, 0, 0},  {64, 1632, 272, 0, 3}, {64, 272, 1632, 272, 0},
+                          {49, 40, 24, 32, 1},    {4, 33, 17, 0, 2},     {16, 288, 288, 288, 3},
+                          {1, 7, 5, 0, 0},        {300, 100, 40, 90, 1}};
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + "->" + std::to_string(s.n) +
+                 " res " + std::to_string(s.resC) + " act " + std::to_string(s.activation));
+    const auto a = randomVector(rng, static_cast<size_t>(s.m) * s.k);
+    const auto values = randomVector(rng, static_cast<size_t>(s.n) * s.k);
+    std::vector<Half> filter(values.size());
+    for (size_t i = 0; i < values.size(); ++i) filter[i] = static_cast<Half>(values[i]);
+    const auto bias = randomVector(rng, s.n);
+    const auto res = randomVector(rng, static_cast<size_t>(s.m) * std::max(s.resC, 1u));
+    PackedFloatWeights wide, half;
+    packFloatWeights(filter.data(), s.n, s.k, &wide);
+    ASSERT_TRUE(packFloatWeightsHalf(filter.data(), s.n, s.k, &half));
+    const size_t count = static_cast<size_t>(s.m) * s.n;
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+      std::vector<float> want(count + kGuard, NAN), got(count + kGuard, NAN);
+      for (auto [w, out] : {std::pair{&wide, &want}, std::pair{&half, &got}}) {
+        if (s.resC == 0)
+          panelGemmFloat(s.m, a.data(), s.k, *w, bias.data(), s.activation, out->data(), p);
+        else
+          panelGemmFloatResidual(s.m, a.data(), s.k, *w, bias.data(), s.activation, res.data(),
+                                 s.resC, /*RELU6*/ 3, out->data(), p);
+      }
+      for (size_t i = 0; i < count; ++i)
+        ASSERT_EQ(std::memcmp(&want[i], &got[i], sizeof(float)), 0)
+            << "element " << i << ": " << want[i] << " vs " << got[i]
+            << (p ? " 2 threads" : " 1 thread");
+      for (size_t i = count; i < got.size(); ++i)
+        ASSERT_TRUE(std::isnan(got[i])) << "written past the output at " << i;
+    }
   }
 }
 

@@ -94,6 +94,9 @@ void prepareFloatFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
     return;
   }
   if (ctx.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(g)) return;
+  if (ctx.inputType(1) == OperandType::TENSOR_FLOAT16 && halfPanelsPreferred(g) &&
+      packFloatWeightsHalf(ctx.input<Half>(1), g.outC, g.inC, &st.floatWeights.emplace()))
+    return;
   packFloatFilter(ctx, g, &st.floatWeights.emplace());
 }
 void prepareQuantFilter(OpContext& ctx, const Geometry& g, ConvState& st) {
@@ -134,7 +137,7 @@ bool halfData(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScra
                  nullptr, ctx.threadPool(), sc.kernel);
     return true;
   }
-  if (st.floatWeights && halfStemPreferred(ctx, g) &&
+  if (st.floatWeights && !st.floatWeights->halfPanels() && halfStemPreferred(ctx, g) &&
       ctx.inputType(2) == OperandType::TENSOR_FLOAT32) {
     stemGemmHalfOut(g, ctx.input<float>(0), *st.floatWeights, ctx.input<float>(2),
                     ctx.output<Half>(0), ctx.threadPool(), sc.kernel);
@@ -193,7 +196,8 @@ bool describeExpandDepthwise(const OpContext& conv, const OpContext& dw, ExpandD
     return false;
   const auto* cs = static_cast<const ConvState*>(conv.state());
   const auto* ds = static_cast<const PreparedConv*>(dw.state());
-  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->halfWeights || cs->useXnnpack)
+  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->floatWeights->halfPanels() ||
+      cs->halfWeights || cs->useXnnpack)
     return false;
   if (resolveGeometry(conv, false, &f->expand) != kOk ||
       resolveGeometry(dw, true, &f->depthwise) != kOk)
@@ -303,8 +307,8 @@ bool describeDepthwiseProject(const OpContext& dw, const OpContext& conv, Depthw
     return false;
   const auto* cs = static_cast<const ConvState*>(conv.state());
   const auto* ds = static_cast<const PreparedConv*>(dw.state());
-  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->halfWeights ||
-      cs->useXnnpack || ds->useXnnpack)
+  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->floatWeights->halfPanels() ||
+      cs->halfWeights || cs->useXnnpack || ds->useXnnpack)
     return false;
   if (resolveGeometry(dw, true, &f->depthwise) != kOk ||
       resolveGeometry(conv, false, &f->project) != kOk)
@@ -327,7 +331,8 @@ bool describeStem(const OpContext& stem, DepthwiseProject* f) {
       !constantInput(stem, 2))
     return false;
   const auto* ss = static_cast<const ConvState*>(stem.state());
-  if (ss == nullptr || !ss->floatWeights || ss->halfWeights || ss->halfStem || ss->useXnnpack)
+  if (ss == nullptr || !ss->floatWeights || ss->floatWeights->halfPanels() || ss->halfWeights ||
+      ss->halfStem || ss->useXnnpack)
     return false;
   if (resolveGeometry(stem, false, &f->stem) != kOk) return false;
   if (stem.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(f->stem))

@@ -141,7 +141,9 @@ ConvIsaKernels selectKernels() {
                    /*depthwiseQuantRowsU8=*/nullptr,     /*depthwiseQuantRowsS8=*/nullptr,
                    isa_baseline::convDepthwiseFloatRows, isa_baseline::convTransposeFloatRows,
                    /*depthwiseFloatRowsDirect=*/nullptr, /*narrowConvFloatRows=*/nullptr,
-                   /*gemmFloatPanels=*/nullptr,          /*im2colFloatRows=*/nullptr,
+                   /*gemmFloatPanels=*/nullptr,          /*packFloatTile=*/nullptr,
+                   /*packHalfTile=*/nullptr,             /*packHalfTileBits=*/nullptr,
+                   /*im2colFloatRows=*/nullptr,
                    /*depthwiseFloatSmallMap=*/nullptr,
                    /*depthwise3x3FloatRowXnnOrder=*/nullptr,
                    /*depthwiseProjectRow=*/nullptr};
@@ -162,6 +164,9 @@ ConvIsaKernels selectKernels() {
     k.depthwiseFloatRowsDirect = isa_avx512::convDepthwiseFloatRowsDirect;
     k.narrowConvFloatRows = isa_avx512::convNarrowFloatRows;
     k.gemmFloatPanels = isa_avx512::gemmFloatPanels;
+    k.packFloatTile = isa_avx512::packFloatTile;
+    k.packHalfTile = isa_avx512::packHalfTile;
+    k.packHalfTileBits = isa_avx512::packHalfTileBits;
     k.im2colFloatRows = isa_avx512::convIm2colFloatRows;
     k.depthwiseFloatSmallMap = isa_avx512::convDepthwiseFloatSmallMap;
     k.depthwise3x3FloatRowXnnOrder = isa_avx512::convDepthwise3x3FloatRowXnnOrder;

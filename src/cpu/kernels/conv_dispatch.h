@@ -30,6 +30,11 @@ struct ConvIsaKernels {
   ConvFloatRowsFn<ConvDirectFloatArgs>* narrowConvFloatRows;
   // The weight-stationary float32 GEMM (gemm_float.cc); null below AVX-512.
   GemmFloatPanelsFn* gemmFloatPanels;
+  // Packing a full 32-column tile of its weights, transposed in registers; null below AVX-512
+  // (conv_gemm.cc's scalar loop).
+  PackFloatTileFn* packFloatTile;
+  PackHalfTileFn* packHalfTile;
+  PackHalfTileBitsFn* packHalfTileBits;
   // Few-input-channel CONV_2D as per-row im2col + the panel GEMM; null below AVX-512.
   ConvIm2colFloatRowsFn* im2colFloatRows;
   // Depthwise on narrow maps, runs of output columns with their edges (conv_depthwise.cc

@@ -22,9 +22,13 @@ namespace conv {
 
 // Weights W[n][k] (row-major, k contiguous) repacked into column tiles for the float GEMM.
 // Layout: [tile of kTileN columns][k][kTileN], the last tile's missing columns zero.
+// packFloatWeightsHalf keeps a float16 filter's bits in `half` instead (same layout, `data`
+// empty): only the panel GEMM (GemmFloatArgs::packedHalf) reads that form.
 struct PackedFloatWeights {
   uint32_t n = 0, k = 0;
   PrefaultedArray<float> data;
+  PrefaultedArray<uint16_t> half;
+  bool halfPanels() const { return !half.empty(); }
 };
 // Single-threaded on purpose: split over the driver's pool at compilation, each of ~100
 // convolutions waited for a worker that another process had preempted (pose_landmark_heavy
@@ -34,6 +38,9 @@ void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights
 // after the driver's fusion, graph_fusion.h): widened a tile at a time, bit-exact with widening
 // the whole filter first.
 void packFloatWeights(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
+// The float16 panels of a 1x1 CONV_2D the panel GEMM runs (halfPanelsPreferred): false, with
+// nothing packed, where this processor has no such kernel.
+bool packFloatWeightsHalf(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out);
 
 // Weights repacked for the int8 dot-product GEMM: signed bytes, k padded to a multiple of 4,
 // with per-column sums for the zero-point corrections.
@@ -197,6 +204,10 @@ bool panelGemmAvailable();
 // irrelevant), where the panel GEMM measured faster than XNNPACK (bench/direct_bench.cc): the
 // convolution's init then skips XNNPACK and packs the weights for fastConvFloat.
 bool panelGemmPreferred(const Geometry& g);
+// A float16 filter of such a layer kept in float16 panels (packFloatWeightsHalf): where the
+// GEMM has few rows to reuse each weight over, so reading half the bytes matters more than the
+// widening in the inner loop.
+bool halfPanelsPreferred(const Geometry& g);
 // c[m][n] = clamp(bias + a[m][k] * W^T) with row r of a at a + r * lda; `pool` may be null.
 // Allocates nothing. Only where panelGemmAvailable().
 // A CONV_2D with at most 4 input channels and a window larger than 1x1, dilation 1 (the first

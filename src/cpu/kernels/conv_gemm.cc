@@ -297,20 +297,54 @@ void packFloatTiles(uint32_t n, uint32_t k, PackedFloatWeights* out, PackTile pa
 
 }  // namespace
 
+// A full tile through the ISA table's transposing kernel where there is one (AVX-512: the
+// scalar tile loop ran one strided load per weight and, with the float16 widening, was most of
+// pose_landmark_heavy's compilation, 12.7M weights); the last, partial tile as before.
 void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
+  PackFloatTileFn* full = convIsaKernels().packFloatTile;
   packFloatTiles(n, k, out, [&](size_t t, uint32_t cols, float* dst) {
+    if (full != nullptr && cols == kTileN) return full(w + t * kTileN * k, k, dst);
     packFloatTile(w + t * kTileN * k, cols, k, dst);
   });
 }
 
 void packFloatWeights(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
-  // A tile's rows are contiguous in the source: widened into one cache-resident block reused
-  // by every tile, then packed as float32 rows are (no full-size float32 copy of the filter).
-  std::vector<float> wide(static_cast<size_t>(k) * kTileN);
+  PackHalfTileFn* full = convIsaKernels().packHalfTile;
+  // Otherwise (and for a partial tile) the tile's rows, contiguous in the source, are widened
+  // into one cache-resident block, then packed as float32 rows are (no float32 copy of the
+  // whole filter).
+  std::vector<float> wide;
   packFloatTiles(n, k, out, [&](size_t t, uint32_t cols, float* dst) {
+    if (full != nullptr && cols == kTileN)
+      return full(reinterpret_cast<const uint16_t*>(w + t * kTileN * k), k, dst);
+    wide.resize(static_cast<size_t>(k) * kTileN);
     widenHalf(w + t * kTileN * k, wide.data(), static_cast<size_t>(cols) * k);
     packFloatTile(wide.data(), cols, k, dst);
   });
+}
+
+bool packFloatWeightsHalf(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
+  PackHalfTileBitsFn* full = convIsaKernels().packHalfTileBits;
+  if (full == nullptr) return false;
+  out->n = n;
+  out->k = k;
+  const uint32_t tiles = ceilDiv(n, kTileN);
+  const size_t tileSize = static_cast<size_t>(k) * kTileN;
+  out->half.allocate(tiles * tileSize);
+  const uint16_t* src = reinterpret_cast<const uint16_t*>(w);
+  for (uint32_t t = 0; t < tiles; ++t) {
+    const uint32_t cols = std::min<uint32_t>(kTileN, n - t * kTileN);
+    uint16_t* dst = out->half.data() + t * tileSize;
+    const uint16_t* tile = src + static_cast<size_t>(t) * kTileN * k;
+    if (cols == kTileN) {
+      full(tile, k, dst);
+      continue;
+    }
+    for (uint32_t kk = 0; kk < k; ++kk, dst += kTileN)  // the last tile, its missing columns 0
+      for (uint32_t c = 0; c < kTileN; ++c)
+        dst[c] = c < cols ? tile[static_cast<size_t>(c) * k + kk] : 0;
+  }
+  return true;
 }
 
 void packQuantWeights(const void* weights, bool unsignedSource, int32_t zeroPoint, uint32_t n,

@@ -244,6 +244,9 @@ struct GemmFloatArgs {
   size_t lda;             // floats between consecutive rows of a
   const float* a;
   const float* packed;
+  // Not null: the packed weights as float16 bits in the same layout, used instead of `packed`
+  // (a float16 filter widened in the kernel: the same products, half the bytes).
+  const uint16_t* packedHalf;
   const float* bias;      // [n]; null: zero
   float outputMin, outputMax;
   float* c;               // [m][n]
@@ -259,8 +262,17 @@ struct GemmFloatArgs {
 };
 using GemmFloatPanelsFn = void(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                                uint32_t tileBegin, uint32_t tileEnd);
+// One full tile of the float weight layout: kConvTileN source rows of k weights (float32, or
+// float16 bits widened exactly) at src, row c at src + c * k, into dst[k][kConvTileN].
+using PackFloatTileFn = void(const float* src, uint32_t k, float* dst);
+using PackHalfTileFn = void(const uint16_t* src, uint32_t k, float* dst);
+// The same layout kept in float16 bits (GemmFloatArgs::packedHalf).
+using PackHalfTileBitsFn = void(const uint16_t* src, uint32_t k, uint16_t* dst);
 namespace isa_avx512 {
 GemmFloatPanelsFn gemmFloatPanels;
+PackFloatTileFn packFloatTile;
+PackHalfTileFn packHalfTile;
+PackHalfTileBitsFn packHalfTileBits;
 }  // namespace isa_avx512
 
 // A float32 CONV_2D with few input channels (the models' first layer: 3 channels, 3x3 or 5x5,

@@ -5,7 +5,9 @@
 // floats) is swept over all the block's rows, kMR rows at a time: kMR x 32 accumulators in
 // registers, per k one row element broadcast and two weight vectors, 2 * kMR FMAs. The bias is
 // the accumulators' start and the activation clamp is the epilogue; the last tile's columns
-// past n are masked (nothing is written past a row's n outputs).
+// past n are masked (nothing is written past a row's n outputs). Float16 weights may stay in
+// float16 panels (GemmFloatArgs::packedHalf), widened as they are loaded: the same products
+// from half the bytes. The weight packing's full tiles are transposed here too.
 // Compiled with the AVX-512 flags; see conv_isa.h for the include rules.
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +28,13 @@ constexpr uint32_t kMR = 8;                 // rows per register block (16 accum
 // inside the L2 of the processors this targets.
 constexpr size_t kBlockFloats = 48 * 1024;
 
+// 16 weights of a packed tile row: float32, or float16 bits (GemmFloatArgs::packedHalf) widened.
+inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
+// VCVTPH2PS: exact for every half (a signalling NaN comes out quiet, which no weight is).
+inline __m512 load16(const uint16_t* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+
 // Rows [0, MR) of a (row r at a + r * lda) times NV vectors (16 columns each) of one packed
 // tile; c row r at c + r * ldc. With WINDOW, each row's k values are `spans` runs of k / spans
 // floats, run j at row + j * spanStride (an output pixel's filter rows read in place from an
@@ -41,8 +50,9 @@ struct Residual {
   __m512 lo = _mm512_setzero_ps(), hi = _mm512_setzero_ps();
 };
 
-template <int MR, int NV, bool WINDOW = false, bool PF = false, bool RES = false>
-inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512 b0, __m512 b1,
+template <int MR, int NV, bool WINDOW = false, bool PF = false, bool RES = false,
+          typename W = float>
+inline void block(const float* a, size_t lda, const W* w, uint32_t k, __m512 b0, __m512 b1,
                   __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1, float* c, size_t ldc,
                   uint32_t spans = 1, size_t spanStride = 0, const char* pf = nullptr,
                   const Residual* res = nullptr) {
@@ -59,8 +69,8 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
 #pragma GCC unroll 2
     for (uint32_t kk = 0; kk < len; ++kk) {
       if (PF) _mm_prefetch(pf + static_cast<size_t>(kk) * 64, _MM_HINT_T1);
-      const __m512 w0 = _mm512_loadu_ps(w + static_cast<size_t>(kk) * kTile);
-      const __m512 w1 = NV == 2 ? _mm512_loadu_ps(w + static_cast<size_t>(kk) * kTile + 16) : w0;
+      const __m512 w0 = load16(w + static_cast<size_t>(kk) * kTile);
+      const __m512 w1 = NV == 2 ? load16(w + static_cast<size_t>(kk) * kTile + 16) : w0;
 #pragma GCC unroll 16
       for (int r = 0; r < MR; ++r) {
         const __m512 x = _mm512_set1_ps(row[r][kk]);
@@ -102,18 +112,19 @@ inline void block(const float* a, size_t lda, const float* w, uint32_t k, __m512
 }
 
 // block<mr, NV> for a run-time mr in [1, M].
-template <int NV, int M, bool WINDOW = false, bool PF = false, bool RES = false>
-inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, uint32_t k,
+template <int NV, int M, bool WINDOW = false, bool PF = false, bool RES = false,
+          typename W = float>
+inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const W* w, uint32_t k,
                       __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1,
                       float* c, size_t ldc, uint32_t spans = 1, size_t spanStride = 0,
                       const char* pf = nullptr, const Residual* res = nullptr) {
   if constexpr (M > 1) {
     if (mr < static_cast<uint32_t>(M))
-      return blockUpTo<NV, M - 1, WINDOW, PF, RES>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1, c,
-                                                   ldc, spans, spanStride, pf, res);
+      return blockUpTo<NV, M - 1, WINDOW, PF, RES, W>(mr, a, lda, w, k, b0, b1, lo, hi, m0, m1,
+                                                      c, ldc, spans, spanStride, pf, res);
   }
-  block<M, NV, WINDOW, PF, RES>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc, spans, spanStride,
-                                pf, res);
+  block<M, NV, WINDOW, PF, RES, W>(a, lda, w, k, b0, b1, lo, hi, m0, m1, c, ldc, spans,
+                                   spanStride, pf, res);
 }
 
 // Rows [r0, r1) of one tile in as few register blocks as MR allows, their sizes evened out
@@ -124,10 +135,10 @@ inline void blockUpTo(uint32_t mr, const float* a, size_t lda, const float* w, u
 // two register blocks (TilePrefetch). Without it the 7x7 layers of hand_landmark_full (192x1152
 // and 1152x192 weights, 884 KB, 49 rows: each tile swept by 7 blocks) took about a third more
 // time than the same GEMM with the weights already in L2.
-template <int NV, bool RES = false>
-inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const float* w,
+template <int NV, bool RES = false, typename W = float>
+inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const W* w,
                      uint32_t c0, __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0,
-                     __mmask16 m1, const float* next) {
+                     __mmask16 m1, const W* next) {
   constexpr uint32_t MR = NV == 2 ? kMR : 2 * kMR;
   const uint32_t k = g.k, n = g.n;
   Residual res;
@@ -138,7 +149,8 @@ inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const flo
     res.lo = _mm512_set1_ps(g.addMin);
     res.hi = _mm512_set1_ps(g.addMax);
   }
-  TilePrefetch prefetch(next, k);
+  // The next tile: 2 * k lines of 64 bytes in float32, k in float16.
+  TilePrefetch prefetch(next, k, sizeof(W) == 2 ? k : 2 * k);
   for (uint32_t r = r0; r < r1;) {
     const uint32_t left = r1 - r, blocks = (left + MR - 1) / MR;
     const uint32_t mr = (left + blocks - 1) / blocks;
@@ -146,11 +158,11 @@ inline void tileRows(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const flo
     float* c = g.c + static_cast<size_t>(r) * n + c0;
     if (RES) res.res = g.res + static_cast<size_t>(r) * g.resC + c0;
     if (const char* pf = prefetch.take()) {
-      blockUpTo<NV, MR, false, true, RES>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1, 0,
-                                          pf, &res);
+      blockUpTo<NV, MR, false, true, RES, W>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1,
+                                             0, pf, &res);
     } else {
-      blockUpTo<NV, MR, false, false, RES>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n, 1,
-                                           0, nullptr, &res);
+      blockUpTo<NV, MR, false, false, RES, W>(mr, a, g.lda, w, k, b0, b1, lo, hi, m0, m1, c, n,
+                                              1, 0, nullptr, &res);
     }
     r += mr;
   }
@@ -173,7 +185,93 @@ inline void windowTileRows(const float* a, size_t lda, uint32_t spans, size_t sp
   }
 }
 
+// r[i] = row i of a 16 x 16 block of floats; on return r[j] = its column j. Unpacks pair rows
+// within 128-bit lanes, shuffle_ps gathers each lane's column of 4 rows, and two rounds of
+// 128-bit lane shuffles bring a column's four lanes together.
+inline void transpose16x16(__m512 r[16]) {
+  __m512 a[16], b[16];
+  for (int i = 0; i < 16; i += 2) {
+    a[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    a[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  // b[i + j] (i a multiple of 4), lane L: rows i..i+3 of column 4L + j.
+  for (int i = 0; i < 16; i += 4) {
+    b[i] = _mm512_shuffle_ps(a[i], a[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    b[i + 1] = _mm512_shuffle_ps(a[i], a[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    b[i + 2] = _mm512_shuffle_ps(a[i + 1], a[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    b[i + 3] = _mm512_shuffle_ps(a[i + 1], a[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int j = 0; j < 4; ++j) {
+    const __m512 even0 = _mm512_shuffle_f32x4(b[j], b[4 + j], 0x88);  // lanes 0, 2 of each
+    const __m512 odd0 = _mm512_shuffle_f32x4(b[j], b[4 + j], 0xDD);   // lanes 1, 3 of each
+    const __m512 even1 = _mm512_shuffle_f32x4(b[8 + j], b[12 + j], 0x88);
+    const __m512 odd1 = _mm512_shuffle_f32x4(b[8 + j], b[12 + j], 0xDD);
+    r[j] = _mm512_shuffle_f32x4(even0, even1, 0x88);
+    r[4 + j] = _mm512_shuffle_f32x4(odd0, odd1, 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(even0, even1, 0xDD);
+    r[12 + j] = _mm512_shuffle_f32x4(odd0, odd1, 0xDD);
+  }
+}
+
+inline void store16(float* p, __m512 v) { _mm512_storeu_ps(p, v); }
+// Narrowing a widened half gives back its bits (NaNs aside, which no weight is).
+inline void store16(uint16_t* p, __m512 v) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                      _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+}
+// One weight for the tail: the same value in the destination's form.
+inline float convert1(float v, float*) { return v; }
+inline float convert1(uint16_t v, float*) {
+  return _mm512_cvtss_f32(_mm512_cvtph_ps(_mm256_set1_epi16(static_cast<short>(v))));
+}
+inline uint16_t convert1(uint16_t v, uint16_t*) { return v; }
+
+// One full tile (kTile source rows of k weights at src, row c at src + c * k) into
+// dst[k][kTile], 16 k at a time: each 16-column half of the tile, its rows' runs of 16
+// transposed in registers, gives 16 destination half-rows.
+template <typename S, typename D>
+void packTile(const S* src, uint32_t k, D* dst) {
+  uint32_t kk = 0;
+  for (; kk + 16 <= k; kk += 16) {
+    for (uint32_t half = 0; half < 2; ++half) {
+      __m512 r[16];
+      for (uint32_t c = 0; c < 16; ++c)
+        r[c] = load16(src + static_cast<size_t>(half * 16 + c) * k + kk);
+      transpose16x16(r);
+      for (uint32_t j = 0; j < 16; ++j)
+        store16(dst + static_cast<size_t>(kk + j) * kTile + half * 16, r[j]);
+    }
+  }
+  for (; kk < k; ++kk)
+    for (uint32_t c = 0; c < kTile; ++c)
+      dst[static_cast<size_t>(kk) * kTile + c] =
+          convert1(src[static_cast<size_t>(c) * k + kk], dst);
+}
+
+// Tile t of `packed` (float32 or float16 panels) over rows [r0, r1): with or without the
+// residual epilogue, two vectors per row or (the last tile's at most 16 columns) one.
+template <typename W>
+inline void tileForm(const GemmFloatArgs& g, uint32_t r0, uint32_t r1, const W* packed,
+                     uint32_t t, uint32_t tileEnd, bool l1Weights, uint32_t c0, uint32_t cols,
+                     __m512 b0, __m512 b1, __m512 lo, __m512 hi, __mmask16 m0, __mmask16 m1) {
+  const uint32_t k = g.k;
+  const W* w = packed + static_cast<size_t>(t) * k * kTile;
+  const W* next = t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
+  if (g.res != nullptr && cols > 16)
+    tileRows<2, true>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+  else if (g.res != nullptr)
+    tileRows<1, true>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+  else if (cols > 16)
+    tileRows<2>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+  else
+    tileRows<1>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+}
+
 }  // namespace
+
+void packFloatTile(const float* src, uint32_t k, float* dst) { packTile(src, k, dst); }
+void packHalfTile(const uint16_t* src, uint32_t k, float* dst) { packTile(src, k, dst); }
+void packHalfTileBits(const uint16_t* src, uint32_t k, uint16_t* dst) { packTile(src, k, dst); }
 
 void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
                      uint32_t tileBegin, uint32_t tileEnd) {
@@ -184,8 +282,8 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
   // Weights that fit L1 with room to spare (the small-k, high-resolution 1x1 layers): 16 rows
   // at a time through every tile, so each output row is written whole while its lines are
   // in L1 instead of in one partial pass per tile over rows that no longer are.
-  const bool l1Weights =
-      weightsStayInL1(static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile * sizeof(float));
+  const bool l1Weights = weightsStayInL1(static_cast<size_t>(k) * (tileEnd - tileBegin) * kTile *
+                                         (g.packedHalf != nullptr ? 2 : sizeof(float)));
   if (tileEnd - tileBegin >= 2 && l1Weights) blockRows = 2 * kMR;
   // With lastBlockFirst, groups of blocks (at least 128 rows, so the hardware prefetchers
   // still see ascending addresses within one) are taken from the last group to the first.
@@ -208,17 +306,11 @@ void gemmFloatPanels(const GemmFloatArgs& g, uint32_t rowBegin, uint32_t rowEnd,
         const __m512 b0 = g.bias ? _mm512_maskz_loadu_ps(m0, g.bias + c0) : _mm512_setzero_ps();
         const __m512 b1 =
             g.bias ? _mm512_maskz_loadu_ps(m1, g.bias + c0 + 16) : _mm512_setzero_ps();
-        const float* w = g.packed + static_cast<size_t>(t) * k * kTile;
-        const float* next =
-            t + 1 < tileEnd && !l1Weights ? w + static_cast<size_t>(k) * kTile : nullptr;
-        if (g.res != nullptr && cols > 16)
-          tileRows<2, true>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
-        else if (g.res != nullptr)
-          tileRows<1, true>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
-        else if (cols > 16)
-          tileRows<2>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+        if (g.packedHalf != nullptr)
+          tileForm(g, r0, r1, g.packedHalf, t, tileEnd, l1Weights, c0, cols, b0, b1, lo, hi, m0,
+                   m1);
         else
-          tileRows<1>(g, r0, r1, w, c0, b0, b1, lo, hi, m0, m1, next);
+          tileForm(g, r0, r1, g.packed, t, tileEnd, l1Weights, c0, cols, b0, b1, lo, hi, m0, m1);
       }
     }
   }

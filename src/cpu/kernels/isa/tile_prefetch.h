@@ -13,10 +13,13 @@ namespace nn {
 class TilePrefetch {
  public:
   // `next`: the tile taken after this one, or null (last tile, or weights that stay in L1).
-  TilePrefetch(const void* next, uint32_t k) : next_(static_cast<const char*>(next)), k_(k) {}
+  // `lines`: the tile's cache lines (0: 2 * k, as above; a float32 GEMM tile of float16
+  // weights has k).
+  TilePrefetch(const void* next, uint32_t k, uint32_t lines = 0)
+      : next_(static_cast<const char*>(next)), k_(k), lines_(lines != 0 ? lines : 2 * k) {}
   // The slice for the next register block to prefetch, or null once the whole tile is asked for.
   const char* take() {
-    if (next_ == nullptr || done_ >= 2 * k_) return nullptr;
+    if (next_ == nullptr || done_ >= lines_) return nullptr;
     const char* p = next_ + static_cast<size_t>(done_) * 64;
     done_ += k_;
     return p;
@@ -25,6 +28,7 @@ class TilePrefetch {
  private:
   const char* next_;
   uint32_t k_;
+  uint32_t lines_;
   uint32_t done_ = 0;  // lines of `next_` requested
 };
 
