@@ -229,14 +229,22 @@ inline uint16_t convert1(uint16_t v, uint16_t*) { return v; }
 // One full tile (kTile source rows of k weights at src, row c at src + c * k) into
 // dst[k][kTile], 16 k at a time: each 16-column half of the tile, its rows' runs of 16
 // transposed in registers, gives 16 destination half-rows.
+// Each source row is prefetched this many weights ahead: the tile's 32 rows are 32 streams, more
+// than the hardware prefetcher follows (a layer of 444K float16 weights from a cold model file:
+// 0.32 -> 0.23 ms).
+constexpr uint32_t kPackAhead = 64;
 template <typename S, typename D>
 void packTile(const S* src, uint32_t k, D* dst) {
   uint32_t kk = 0;
   for (; kk + 16 <= k; kk += 16) {
     for (uint32_t half = 0; half < 2; ++half) {
       __m512 r[16];
-      for (uint32_t c = 0; c < 16; ++c)
-        r[c] = load16(src + static_cast<size_t>(half * 16 + c) * k + kk);
+      for (uint32_t c = 0; c < 16; ++c) {
+        const S* row = src + static_cast<size_t>(half * 16 + c) * k;
+        if (kk + kPackAhead < k)
+          _mm_prefetch(reinterpret_cast<const char*>(row + kk + kPackAhead), _MM_HINT_T0);
+        r[c] = load16(row + kk);
+      }
       transpose16x16(r);
       for (uint32_t j = 0; j < 16; ++j)
         store16(dst + static_cast<size_t>(kk + j) * kTile + half * 16, r[j]);
