@@ -45,6 +45,12 @@ struct ConvState : public PreparedConv {
   // Besides floatWeights, a relaxed model's stem convolution for the float16 kernel
   // (halfStemKernelPreferred).
   std::optional<PackedHalfStem> halfStem;
+  // floatWeights where they are float32 panels: the kernels that read the panels themselves
+  // (the stems, the expansion and projection pairs) take only those; the panel GEMM takes the
+  // float16 form too (packFloatWeightsHalf).
+  const PackedFloatWeights* float32Panels() const {
+    return floatWeights && !floatWeights->halfPanels() ? &*floatWeights : nullptr;
+  }
 };
 
 // One execution's XNNPACK operator, recreated only if the padding changes (implicit padding
@@ -137,9 +143,9 @@ bool halfData(OpContext& ctx, const Geometry& g, const ConvState& st, Conv2dScra
                  nullptr, ctx.threadPool(), sc.kernel);
     return true;
   }
-  if (st.floatWeights && !st.floatWeights->halfPanels() && halfStemPreferred(ctx, g) &&
+  if (st.float32Panels() && halfStemPreferred(ctx, g) &&
       ctx.inputType(2) == OperandType::TENSOR_FLOAT32) {
-    stemGemmHalfOut(g, ctx.input<float>(0), *st.floatWeights, ctx.input<float>(2),
+    stemGemmHalfOut(g, ctx.input<float>(0), *st.float32Panels(), ctx.input<float>(2),
                     ctx.output<Half>(0), ctx.threadPool(), sc.kernel);
     return true;
   }
@@ -196,15 +202,15 @@ bool describeExpandDepthwise(const OpContext& conv, const OpContext& dw, ExpandD
     return false;
   const auto* cs = static_cast<const ConvState*>(conv.state());
   const auto* ds = static_cast<const PreparedConv*>(dw.state());
-  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->floatWeights->halfPanels() ||
-      cs->halfWeights || cs->useXnnpack)
+  if (cs == nullptr || ds == nullptr || !cs->float32Panels() || cs->halfWeights ||
+      cs->useXnnpack)
     return false;
   if (resolveGeometry(conv, false, &f->expand) != kOk ||
       resolveGeometry(dw, true, &f->depthwise) != kOk)
     return false;
   // Only where the depthwise layer would run on XNNPACK: the row kernel sums in its order.
   if (!ds->useXnnpack) return false;
-  f->weights = &*cs->floatWeights;
+  f->weights = cs->float32Panels();
   f->expandBias = conv.input<float>(2);
   f->depthwiseFilter = dw.input<float>(1);
   f->depthwiseBias = dw.input<float>(2);
@@ -307,15 +313,15 @@ bool describeDepthwiseProject(const OpContext& dw, const OpContext& conv, Depthw
     return false;
   const auto* cs = static_cast<const ConvState*>(conv.state());
   const auto* ds = static_cast<const PreparedConv*>(dw.state());
-  if (cs == nullptr || ds == nullptr || !cs->floatWeights || cs->floatWeights->halfPanels() ||
-      cs->halfWeights || cs->useXnnpack || ds->useXnnpack)
+  if (cs == nullptr || ds == nullptr || !cs->float32Panels() || cs->halfWeights ||
+      cs->useXnnpack || ds->useXnnpack)
     return false;
   if (resolveGeometry(dw, true, &f->depthwise) != kOk ||
       resolveGeometry(conv, false, &f->project) != kOk)
     return false;
   f->depthwiseFilter = dw.input<float>(1);
   f->depthwiseBias = dw.input<float>(2);
-  f->weights = &*cs->floatWeights;
+  f->weights = cs->float32Panels();
   f->projectBias = conv.input<float>(2);
   return depthwiseProjectAvailable(*f);
 }
@@ -331,13 +337,13 @@ bool describeStem(const OpContext& stem, DepthwiseProject* f) {
       !constantInput(stem, 2))
     return false;
   const auto* ss = static_cast<const ConvState*>(stem.state());
-  if (ss == nullptr || !ss->floatWeights || ss->floatWeights->halfPanels() || ss->halfWeights ||
-      ss->halfStem || ss->useXnnpack)
+  if (ss == nullptr || !ss->float32Panels() || ss->halfWeights || ss->halfStem ||
+      ss->useXnnpack)
     return false;
   if (resolveGeometry(stem, false, &f->stem) != kOk) return false;
   if (stem.inputType(1) == OperandType::TENSOR_FLOAT32 && narrowConvPreferred(f->stem))
     return false;
-  f->stemWeights = &*ss->floatWeights;
+  f->stemWeights = ss->float32Panels();
   f->stemBias = stem.input<float>(2);
   return depthwiseProjectStemAvailable(*f);
 }

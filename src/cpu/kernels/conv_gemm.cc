@@ -239,16 +239,17 @@ void im2colRow(const Geometry& g, const T* input, const Pixel& px, T* dst, const
   }
 }
 
-// One tile of packFloatWeights: `cols` source rows of k weights at `src` into [k][kTileN].
-// Row by row of the tile (the source read as kTileN sequential streams), so each destination
-// line is written once, not once per column as in a column-at-a-time transpose; a partial last
-// tile gets its missing columns zeroed here (the buffer is not zero-filled). Memory-bound: 4x4
-// SSE transposes measured no faster, and streaming stores slower (the freshly prefaulted
-// destination lines are still cached).
-void packFloatTile(const float* src, uint32_t cols, uint32_t k, float* row) {
+// One tile of the packed layout without the ISA table's kernel (below AVX-512, and the partial
+// last tile): `cols` source rows of k weights at `src` into [k][kTileN], float32 values or
+// float16 bits. Row by row of the tile (the source read as kTileN sequential streams), so each
+// destination line is written once; a partial last tile gets its missing columns zeroed here
+// (the buffer is not zero-filled). 4x4 SSE transposes measured no faster; AVX-512's 16x16 ones
+// (isa/gemm_float_avx512.cc) were.
+template <typename T>
+void packTileScalar(const T* src, uint32_t cols, uint32_t k, T* row) {
   for (uint32_t kk = 0; kk < k; ++kk, row += kTileN) {
     for (uint32_t c = 0; c < cols; ++c) row[c] = src[static_cast<size_t>(c) * k + kk];
-    for (uint32_t c = cols; c < kTileN; ++c) row[c] = 0.f;
+    for (uint32_t c = cols; c < kTileN; ++c) row[c] = T{};
   }
 }
 
@@ -281,17 +282,19 @@ void widenHalf(const Half* in, float* out, size_t n) {
 
 namespace {
 
-// Allocates out for n x k weights and calls packTile(t, cols, dst) for each kTileN-column tile.
-template <typename PackTile>
-void packFloatTiles(uint32_t n, uint32_t k, PackedFloatWeights* out, PackTile packTile) {
+// Sets out's shape, allocates `panels` (out->data or out->half) for n x k weights and calls
+// packTile(t, cols, dst) for each kTileN-column tile.
+template <typename T, typename PackTile>
+void packFloatTiles(uint32_t n, uint32_t k, PackedFloatWeights* out, PrefaultedArray<T>* panels,
+                    PackTile packTile) {
   out->n = n;
   out->k = k;
   const uint32_t tiles = ceilDiv(n, kTileN);
   const size_t tileSize = static_cast<size_t>(k) * kTileN;
-  out->data.allocate(tiles * tileSize);
+  panels->allocate(tiles * tileSize);
   for (size_t t = 0; t < tiles; ++t) {
     const uint32_t cols = std::min<uint32_t>(kTileN, n - static_cast<uint32_t>(t) * kTileN);
-    packTile(t, cols, out->data.data() + t * tileSize);
+    packTile(t, cols, panels->data() + t * tileSize);
   }
 }
 
@@ -302,9 +305,9 @@ void packFloatTiles(uint32_t n, uint32_t k, PackedFloatWeights* out, PackTile pa
 // pose_landmark_heavy's compilation, 12.7M weights); the last, partial tile as before.
 void packFloatWeights(const float* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
   PackFloatTileFn* full = convIsaKernels().packFloatTile;
-  packFloatTiles(n, k, out, [&](size_t t, uint32_t cols, float* dst) {
+  packFloatTiles(n, k, out, &out->data, [&](size_t t, uint32_t cols, float* dst) {
     if (full != nullptr && cols == kTileN) return full(w + t * kTileN * k, k, dst);
-    packFloatTile(w + t * kTileN * k, cols, k, dst);
+    packTileScalar(w + t * kTileN * k, cols, k, dst);
   });
 }
 
@@ -314,36 +317,23 @@ void packFloatWeights(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights*
   // into one cache-resident block, then packed as float32 rows are (no float32 copy of the
   // whole filter).
   std::vector<float> wide;
-  packFloatTiles(n, k, out, [&](size_t t, uint32_t cols, float* dst) {
+  packFloatTiles(n, k, out, &out->data, [&](size_t t, uint32_t cols, float* dst) {
     if (full != nullptr && cols == kTileN)
       return full(reinterpret_cast<const uint16_t*>(w + t * kTileN * k), k, dst);
     wide.resize(static_cast<size_t>(k) * kTileN);
     widenHalf(w + t * kTileN * k, wide.data(), static_cast<size_t>(cols) * k);
-    packFloatTile(wide.data(), cols, k, dst);
+    packTileScalar(wide.data(), cols, k, dst);
   });
 }
 
 bool packFloatWeightsHalf(const Half* w, uint32_t n, uint32_t k, PackedFloatWeights* out) {
   PackHalfTileBitsFn* full = convIsaKernels().packHalfTileBits;
   if (full == nullptr) return false;
-  out->n = n;
-  out->k = k;
-  const uint32_t tiles = ceilDiv(n, kTileN);
-  const size_t tileSize = static_cast<size_t>(k) * kTileN;
-  out->half.allocate(tiles * tileSize);
-  const uint16_t* src = reinterpret_cast<const uint16_t*>(w);
-  for (uint32_t t = 0; t < tiles; ++t) {
-    const uint32_t cols = std::min<uint32_t>(kTileN, n - t * kTileN);
-    uint16_t* dst = out->half.data() + t * tileSize;
-    const uint16_t* tile = src + static_cast<size_t>(t) * kTileN * k;
-    if (cols == kTileN) {
-      full(tile, k, dst);
-      continue;
-    }
-    for (uint32_t kk = 0; kk < k; ++kk, dst += kTileN)  // the last tile, its missing columns 0
-      for (uint32_t c = 0; c < kTileN; ++c)
-        dst[c] = c < cols ? tile[static_cast<size_t>(c) * k + kk] : 0;
-  }
+  const uint16_t* bits = reinterpret_cast<const uint16_t*>(w);
+  packFloatTiles(n, k, out, &out->half, [&](size_t t, uint32_t cols, uint16_t* dst) {
+    if (cols == kTileN) return full(bits + t * kTileN * k, k, dst);
+    packTileScalar(bits + t * kTileN * k, cols, k, dst);
+  });
   return true;
 }
 
