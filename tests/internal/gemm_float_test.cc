@@ -473,6 +473,29 @@ TEST(PanelGemm, PackedLayoutFromFloat16) {
   }
 }
 
+// Which layers keep float16 panels: 1x1 layers the panel GEMM runs with at most 64 rows.
+TEST(PanelGemm, Float16PanelsOnlyForFewRows) {
+  auto layer = [](uint32_t batches, uint32_t side, uint32_t filter) {
+    Geometry g;
+    g.batches = batches;
+    g.inH = g.inW = g.outH = g.outW = side;
+    g.inC = 272;
+    g.outC = 1632;
+    g.filterH = g.filterW = filter;
+    g.p.strideH = g.p.strideW = 1;
+    return g;
+  };
+  const bool gemm = panelGemmAvailable();
+  EXPECT_EQ(halfPanelsPreferred(layer(1, 8, 1)), gemm);   // 64 rows
+  EXPECT_EQ(halfPanelsPreferred(layer(1, 2, 1)), gemm);   // 4 rows
+  EXPECT_FALSE(halfPanelsPreferred(layer(1, 9, 1)));      // 81 rows
+  EXPECT_FALSE(halfPanelsPreferred(layer(2, 8, 1)));      // 128 rows over two batches
+  EXPECT_FALSE(halfPanelsPreferred(layer(1, 8, 3)));      // not 1x1
+  Geometry nchw = layer(1, 8, 1);
+  nchw.p.nchw = true;
+  EXPECT_FALSE(halfPanelsPreferred(nchw));
+}
+
 // The panel GEMM on float16 panels (GemmFloatArgs::packedHalf) computes the same bits as on
 // the widened float32 panels: the low-resolution 1x1 shapes of pose_landmark_heavy and
 // smaller ones with tile tails, with and without the residual epilogue, one and two threads.
