@@ -269,6 +269,8 @@ TEST(ResidualHalf, DriverMatchesGemmThenAdd) {
       // face_detection_short_range's layers (rows cut down), and rows off every block.
       {4096, 24, 24, 24, true, false, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
       {1000, 24, 28, 24, true, false, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
+      // All float16 with the small-n kernel: the shortcut narrower than the output (PAD).
+      {1000, 24, 28, 24, true, true, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
       {1024, 28, 32, 28, true, true, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
       {257, 42, 48, 42, true, true, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
       {64, 88, 96, 88, false, true, false, true, 0, ANEURALNETWORKS_FUSED_RELU},

@@ -22,10 +22,25 @@ uint16_t bits(Half h) {
   return b;
 }
 
+// The small-n layout (gemm_half_small_isa.h): [quad j][group v][lane 4c + i] = weight of
+// column 8v + c, input 4j + i.
+template <typename T>
+void packSmall(const T* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
+  out->small.clear();
+  if (!halfGemmSmallShape(n, k)) return;
+  const uint32_t groups = (n + kHalfNarrowGroup - 1) / kHalfNarrowGroup;
+  out->small.assign(halfGemmSmallElems(n, k), 0);
+  for (uint32_t col = 0; col < n; ++col)
+    for (uint32_t kk = 0; kk < k; ++kk)
+      out->small[(static_cast<size_t>(kk / 4) * groups + col / 8) * 32 + (col % 8) * 4 + kk % 4] =
+          bits(static_cast<Half>(w[static_cast<size_t>(col) * k + kk]));
+}
+
 template <typename T>
 void pack(const T* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
   out->n = n;
   out->k = k;
+  packSmall(w, n, k, out);
   if (halfGemmNarrow(n)) {
     // [k][group][column j of 8][4 copies]: lane 4j + i of a group's vector multiplies row i of
     // a 4-row group by column 8 * group + j.
@@ -192,8 +207,8 @@ namespace {
 // on one thread (the narrow kernel's float32 sums and row transposition are not needed there).
 constexpr size_t kSmallNGrain = 256;  // rows per piece of the split over threads
 bool smallNPreferred(const GemmHalfArgs& a) {
-  return a.narrow && a.ah != nullptr && a.ch != nullptr && a.n <= kHalfSmallMaxN && a.k > 0 &&
-         a.k % 4 == 0 && a.k <= kHalfSmallMaxK && a.lda == a.k;
+  return a.small != nullptr && a.ah != nullptr && a.ch != nullptr && a.lda == a.k &&
+         halfGemmSmallShape(a.n, a.k);
 }
 
 void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int32_t activation,
@@ -203,6 +218,7 @@ void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int3
   args.packed = w.data.data();
   args.bias = bias;
   args.narrow = halfGemmNarrow(w.n);
+  args.small = w.small.empty() ? nullptr : w.small.data();
   activationRangeFloat(activation, &args.outputMin, &args.outputMax);
   if (smallNPreferred(args)) {
     // No scratch: rows read in place (gemm_half_small_isa.h).

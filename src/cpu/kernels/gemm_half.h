@@ -68,6 +68,9 @@ const PackedHalfDepthwise* preparedHalfDepthwise(const OpContext& ctx, const Geo
 struct PackedHalfWeights {
   uint32_t n = 0, k = 0;
   std::vector<uint16_t> data;
+  // Also in the small-n kernel's layout where the shape fits it (halfGemmSmallShape,
+  // gemm_half_small_isa.h), else empty.
+  std::vector<uint16_t> small;
 };
 void packHalfWeights(const float* w, uint32_t n, uint32_t k, PackedHalfWeights* out);
 void packHalfWeights(const Half* w, uint32_t n, uint32_t k, PackedHalfWeights* out);

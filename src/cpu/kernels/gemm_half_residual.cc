@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cpu/kernels/isa/gemm_half_isa.h"
+#include "cpu/kernels/isa/gemm_half_small_isa.h"
 #include "cpu/kernels/isa/residual_half_isa.h"
 #include "spec/ops/common.h"
 
@@ -18,6 +19,8 @@ namespace {
 constexpr size_t kBlockBytes = 24 * 1024;
 // As splitPanelGemm: below this many multiply-adds one thread.
 constexpr double kMinParallelMacs = 400000.0;
+// Rows per piece of the small-n kernel's split over threads (as gemm_half.cc's).
+constexpr size_t kSmallGrain = 256;
 
 }  // namespace
 
@@ -38,7 +41,31 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   const size_t units = (f.m + kHalfRowAlign - 1) / kHalfRowAlign;
   const size_t slots = parallel ? std::min<size_t>(static_cast<size_t>(threads), units) : 1;
   const bool allHalf = f.convHalfOut && f.resH != nullptr && f.outH != nullptr;
-  if (base.narrow && f.resC < n && !allHalf) {
+  // Where the GEMM apart takes the small-n kernel (float16 data both sides, its shapes:
+  // gemm_half.cc), the convolution here does too, so that the bits stay the same.
+  const bool small = f.ah != nullptr && f.convHalfOut && !w.small.empty();
+  if (allHalf && small) {
+    // The small-n kernel adds the float16 shortcut to its float16 results in registers
+    // (gemm_half_small_isa.h), the same bits as the ADD kernel's.
+    GemmHalfArgs g = base;
+    g.m = f.m;
+    g.ah = reinterpret_cast<const uint16_t*>(f.ah);
+    g.ch = reinterpret_cast<uint16_t*>(f.outH);
+    g.small = w.small.data();
+    g.residual = true;
+    g.resC = f.resC;
+    g.rh = reinterpret_cast<const uint16_t*>(f.resH);
+    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
+    auto rows = [&](size_t b, size_t e) {
+      isa_avx512fp16::gemmHalfSmallN(g, static_cast<uint32_t>(b), static_cast<uint32_t>(e));
+    };
+    if (slots > 1)
+      pool->parallelFor(f.m, kSmallGrain, rows);
+    else
+      rows(0, f.m);
+    return;
+  }
+  if (base.narrow && f.resC < n && !allHalf && !small) {
     // The narrow kernel adds the shortcut in its epilogue, on the 4x8 blocks still in registers,
     // and writes the ADD's output directly: where the separate pass below would take its
     // slowest form, float32 data row by row for a narrower shortcut (one thread,
@@ -106,7 +133,12 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
         g.ch = static_cast<uint16_t*>(block);
       else
         g.c = static_cast<float*>(block);
-      isa_avx512fp16::gemmHalfPanels(g, 0, static_cast<uint32_t>(len), 0, tiles, gemmScratch);
+      if (small) {
+        g.small = w.small.data();
+        isa_avx512fp16::gemmHalfSmallN(g, 0, static_cast<uint32_t>(len));
+      } else {
+        isa_avx512fp16::gemmHalfPanels(g, 0, static_cast<uint32_t>(len), 0, tiles, gemmScratch);
+      }
       ResidualAddHalfArgs r = add;
       if (f.convHalfOut)
         r.ch = static_cast<const uint16_t*>(block);

@@ -90,6 +90,9 @@ struct GemmHalfArgs {
   float addMin, addMax;
   // The 64-column kernel takes a call's row blocks from the last to the first (gemm_half.cc).
   bool lastBlockFirst;
+  // The weights in the small-n layout (gemm_half_small_isa.h) where they were packed so, else
+  // null; only the small-n kernel reads them.
+  const uint16_t* small;
 };
 namespace isa_avx512fp16 {
 void gemmHalfPanels(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd,

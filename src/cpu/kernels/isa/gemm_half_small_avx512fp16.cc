@@ -1,5 +1,11 @@
 // The small-n float16 1x1 convolution (gemm_half_small_isa.h). Compiled with the AVX-512 and
 // AVX512-FP16 flags; include rules as in conv_isa.h.
+//
+// Against the narrow kernel (gemm_half_avx512fp16.cc), which puts 4 rows in a vector: the rows
+// are read in place (a row's 4 consecutive inputs broadcast as one 64-bit word) instead of
+// being transposed into 4-row groups first, and the sums stay float16 (k <= 64: at most 16
+// terms per lane and a tree of 4) instead of being widened, transposed and added up in float32:
+// with k = 24-42, as in BlazeFace's 1x1 layers, those steps cost more than the FMAs.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -26,76 +32,168 @@ inline __m512h pairSums(__m512h a, __m512h b, __m512i even, __m512i odd) {
                        _mm512_castsi512_ph(_mm512_permutex2var_epi16(ai, odd, bi)));
 }
 
+struct SmallCtx {
+  uint32_t n, k, quads, groups;
+  const _Float16* w;      // [quads][groups][32]
+  const uint16_t* bias;   // [groups][32]: lane 8p + c = column 8v + c
+  __m512h lo, hi;         // the convolution's clamp
+  const GemmHalfArgs* g;  // residual fields
+  __m512h addLo, addHi;
+  __m512i even, odd;
+};
+
+inline __m512h broadcastQuad(const uint16_t* p) {
+  uint64_t q;
+  std::memcpy(&q, p, sizeof(q));
+  return _mm512_castsi512_ph(_mm512_set1_epi64(static_cast<long long>(q)));
+}
+
+// Rows [0, rows) (rows <= R) of x (row stride k; every row readable for ceil(k / 4) * 4 values)
+// into out (row stride n); `row0` is the block's first row in the whole GEMM (the residual's).
+template <int NG, int R>
+void rowBlock(const SmallCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0, uint16_t* out) {
+  const uint32_t k = c.k;
+  // Whole quads of k, then the last part of one (its words past k zeroed: the next row's).
+  const uint32_t whole = k / 4, part = k % 4;
+  __m512h acc[R][NG];
+#pragma GCC unroll 8
+  for (int p = 0; p < R; ++p)
+#pragma GCC unroll 6
+    for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_setzero_ph();
+#pragma GCC unroll 2
+  for (uint32_t j = 0; j < whole; ++j) {
+    __m512h wv[NG];
+#pragma GCC unroll 6
+    for (int v = 0; v < NG; ++v)
+      wv[v] = _mm512_castsi512_ph(_mm512_loadu_si512(c.w + (static_cast<size_t>(j) * c.groups + v) * 32));
+#pragma GCC unroll 8
+    for (int p = 0; p < R; ++p) {
+      const __m512h b = broadcastQuad(x + static_cast<size_t>(p) * k + 4 * j);
+#pragma GCC unroll 6
+      for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
+    }
+  }
+  if (part != 0) {
+    const __m512i keep = _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << (16 * part)) - 1));
+    __m512h wv[NG];
+#pragma GCC unroll 6
+    for (int v = 0; v < NG; ++v)
+      wv[v] = _mm512_castsi512_ph(
+          _mm512_loadu_si512(c.w + (static_cast<size_t>(whole) * c.groups + v) * 32));
+#pragma GCC unroll 8
+    for (int p = 0; p < R; ++p) {
+      const __m512h b = _mm512_castsi512_ph(_mm512_and_si512(
+          _mm512_castph_si512(broadcastQuad(x + static_cast<size_t>(p) * k + 4 * whole)), keep));
+#pragma GCC unroll 6
+      for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
+    }
+  }
+  const GemmHalfArgs& g = *c.g;
+  const uint32_t n = c.n;
+#pragma GCC unroll 6
+  for (int v = 0; v < NG; ++v) {
+    const __m512h bias = _mm512_castsi512_ph(_mm512_load_si512(c.bias + 32 * v));
+    const uint32_t col = 8 * v, cols = n - col < 8 ? n - col : 8;
+    const __mmask8 cm = static_cast<__mmask8>((1u << cols) - 1);
+    const uint32_t rc = g.resC;
+    const uint32_t resCols = col >= rc ? 0 : (rc - col < 8 ? rc - col : 8);
+    const __mmask8 rm = static_cast<__mmask8>((1u << resCols) - 1);
+#pragma GCC unroll 2
+    for (int h = 0; h < R; h += 4) {
+      const __m512h s01 = pairSums(acc[h][v], acc[h + 1][v], c.even, c.odd);
+      const __m512h s23 = pairSums(acc[h + 2][v], acc[h + 3][v], c.even, c.odd);
+      // max(lo, s) and min(hi, .) return s where s is NaN (as the other float16 kernels).
+      __m512h u = _mm512_min_ph(
+          c.hi, _mm512_max_ph(c.lo, _mm512_add_ph(pairSums(s01, s23, c.even, c.odd), bias)));
+      if (g.residual) {
+        __m128i r[4];
+        for (int i = 0; i < 4; ++i) {
+          const uint32_t row = static_cast<uint32_t>(h + i);
+          r[i] = row < rows && rm != 0
+                     ? _mm_maskz_loadu_epi16(rm, g.rh + static_cast<size_t>(row0 + row) * rc + col)
+                     : _mm_setzero_si128();
+        }
+        __m512i res = _mm512_castsi128_si512(r[0]);
+        res = _mm512_inserti32x4(res, r[1], 1);
+        res = _mm512_inserti32x4(res, r[2], 2);
+        res = _mm512_inserti32x4(res, r[3], 3);
+        u = _mm512_min_ph(c.addHi,
+                          _mm512_max_ph(c.addLo, _mm512_add_ph(u, _mm512_castsi512_ph(res))));
+      }
+      const __m512i ui = _mm512_castph_si512(u);
+      uint16_t* o = out + static_cast<size_t>(h) * n + col;
+      if (static_cast<uint32_t>(h) < rows) _mm_mask_storeu_epi16(o, cm, _mm512_castsi512_si128(ui));
+      if (static_cast<uint32_t>(h) + 1 < rows)
+        _mm_mask_storeu_epi16(o + n, cm, _mm512_extracti32x4_epi32(ui, 1));
+      if (static_cast<uint32_t>(h) + 2 < rows)
+        _mm_mask_storeu_epi16(o + 2 * n, cm, _mm512_extracti32x4_epi32(ui, 2));
+      if (static_cast<uint32_t>(h) + 3 < rows)
+        _mm_mask_storeu_epi16(o + 3 * n, cm, _mm512_extracti32x4_epi32(ui, 3));
+    }
+  }
+}
+
+// Rows per register block: R x NG float16 accumulators, at most 24 (the FMA chains two ports
+// with a 4-cycle latency need, and registers left for the NG weight vectors and a broadcast).
+template <int NG>
+constexpr int smallRowsPerBlock() {
+  return NG <= 3 ? 8 : 4;
+}
+
+template <int NG>
+void rows(const SmallCtx& c, uint32_t rowBegin, uint32_t rowEnd) {
+  constexpr int R = smallRowsPerBlock<NG>();
+  const GemmHalfArgs& g = *c.g;
+  const uint32_t k = c.k;
+  // The last rows of a block shorter than R, and with k not a multiple of 4 the block holding
+  // the GEMM's last row (whose last quad would be read past the input), zero-padded here.
+  alignas(64) uint16_t tail[R * kHalfSmallMaxK + 4];
+  for (uint32_t r = rowBegin; r < rowEnd; r += R) {
+    const uint32_t count = rowEnd - r < static_cast<uint32_t>(R) ? rowEnd - r : R;
+    const uint16_t* x = g.ah + static_cast<size_t>(r) * k;
+    if (count < static_cast<uint32_t>(R) || (k % 4 != 0 && r + R >= g.m)) {
+      std::memset(tail, 0, sizeof(tail));
+      std::memcpy(tail, x, static_cast<size_t>(count) * k * sizeof(uint16_t));
+      x = tail;
+    }
+    rowBlock<NG, R>(c, x, count, r, g.ch + static_cast<size_t>(r) * c.n);
+  }
+}
+
 }  // namespace
 
 void gemmHalfSmallN(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd) {
-  const uint32_t n = g.n, k = g.k, quads = k / 4;
+  const uint32_t n = g.n, k = g.k;
   const uint32_t groups = (n + kHalfNarrowGroup - 1) / kHalfNarrowGroup;
-  const size_t stride = static_cast<size_t>(groups) * kHalfNarrowGroup * 4;  // narrow layout
-  // w[v][j]: lane 4c + i = weight of column 8v + c, input 4j + i (from the narrow layout's
-  // [k][group][column][4 copies]).
-  alignas(64) uint16_t w[2][kHalfSmallMaxK / 4][32];
-  alignas(64) uint16_t bias[2][32];
-  for (uint32_t v = 0; v < groups; ++v) {
-    for (uint32_t j = 0; j < quads; ++j)
-      for (uint32_t c = 0; c < 8; ++c)
-        for (uint32_t i = 0; i < 4; ++i)
-          w[v][j][4 * c + i] = g.packed[(4 * j + i) * stride + v * 32 + c * 4];
+  alignas(64) uint16_t bias[kHalfSmallMaxN / kHalfNarrowGroup][32];
+  for (uint32_t v = 0; v < groups; ++v)
     // Lane 8p + c of the reduced vector is row p, column c.
     for (uint32_t l = 0; l < 32; ++l) {
       const uint32_t col = 8 * v + l % 8;
       const _Float16 b = static_cast<_Float16>(g.bias != nullptr && col < n ? g.bias[col] : 0.f);
       std::memcpy(&bias[v][l], &b, 2);
     }
-  }
-  const __m512i even = _mm512_load_si512(kEven), odd = _mm512_load_si512(kOdd);
-  const __m512h lo = _mm512_set1_ph(static_cast<_Float16>(g.outputMin));
-  const __m512h hi = _mm512_set1_ph(static_cast<_Float16>(g.outputMax));
-  // 8 rows at a time: 8 independent FMA chains (two ports, 4-cycle latency).
-  constexpr uint32_t kRows = 8;
-  alignas(64) uint16_t tail[kRows * kHalfSmallMaxK];
-  for (uint32_t r = rowBegin; r < rowEnd; r += kRows) {
-    const uint32_t rows = rowEnd - r < kRows ? rowEnd - r : kRows;
-    const uint16_t* x = g.ah + static_cast<size_t>(r) * k;
-    if (rows < kRows) {
-      // The last rows, zero-padded.
-      std::memset(tail, 0, sizeof(tail));
-      std::memcpy(tail, x, static_cast<size_t>(rows) * k * 2);
-      x = tail;
-    }
-    for (uint32_t v = 0; v < groups; ++v) {
-      __m512h acc[kRows];
-#pragma GCC unroll 8
-      for (uint32_t p = 0; p < kRows; ++p) acc[p] = _mm512_setzero_ph();
-      for (uint32_t j = 0; j < quads; ++j) {
-        const __m512h wv = _mm512_castsi512_ph(_mm512_load_si512(w[v][j]));
-#pragma GCC unroll 8
-        for (uint32_t p = 0; p < kRows; ++p) {
-          uint64_t q;
-          std::memcpy(&q, x + static_cast<size_t>(p) * k + 4 * j, 8);
-          const __m512h b = _mm512_castsi512_ph(_mm512_set1_epi64(static_cast<long long>(q)));
-          acc[p] = _mm512_fmadd_ph(b, wv, acc[p]);
-        }
-      }
-      const __m512h b = _mm512_castsi512_ph(_mm512_load_si512(bias[v]));
-      const uint32_t col = 8 * v, cols = n - col < 8 ? n - col : 8;
-      const __mmask8 cm = static_cast<__mmask8>((1u << cols) - 1);
-      for (uint32_t h = 0; h < kRows; h += 4) {
-        const __m512h s01 = pairSums(acc[h], acc[h + 1], even, odd);
-        const __m512h s23 = pairSums(acc[h + 2], acc[h + 3], even, odd);
-        // max(lo, s) and min(hi, .) return s where s is NaN (as the other float16 kernels).
-        const __m512h u = _mm512_min_ph(
-            hi, _mm512_max_ph(lo, _mm512_add_ph(pairSums(s01, s23, even, odd), b)));
-        const __m512i ui = _mm512_castph_si512(u);
-        uint16_t* out = g.ch + static_cast<size_t>(r + h) * n + col;
-        if (h < rows) _mm_mask_storeu_epi16(out, cm, _mm512_castsi512_si128(ui));
-        if (h + 1 < rows) _mm_mask_storeu_epi16(out + n, cm, _mm512_extracti32x4_epi32(ui, 1));
-        if (h + 2 < rows)
-          _mm_mask_storeu_epi16(out + 2 * n, cm, _mm512_extracti32x4_epi32(ui, 2));
-        if (h + 3 < rows)
-          _mm_mask_storeu_epi16(out + 3 * n, cm, _mm512_extracti32x4_epi32(ui, 3));
-      }
-    }
+  SmallCtx c{};
+  c.n = n;
+  c.k = k;
+  c.quads = (k + 3) / 4;
+  c.groups = groups;
+  c.w = reinterpret_cast<const _Float16*>(g.small);
+  c.bias = &bias[0][0];
+  c.lo = _mm512_set1_ph(static_cast<_Float16>(g.outputMin));
+  c.hi = _mm512_set1_ph(static_cast<_Float16>(g.outputMax));
+  c.g = &g;
+  c.addLo = _mm512_set1_ph(static_cast<_Float16>(g.residual ? g.addMin : 0.f));
+  c.addHi = _mm512_set1_ph(static_cast<_Float16>(g.residual ? g.addMax : 0.f));
+  c.even = _mm512_load_si512(kEven);
+  c.odd = _mm512_load_si512(kOdd);
+  switch (groups) {
+    case 1: rows<1>(c, rowBegin, rowEnd); break;
+    case 2: rows<2>(c, rowBegin, rowEnd); break;
+    case 3: rows<3>(c, rowBegin, rowEnd); break;
+    case 4: rows<4>(c, rowBegin, rowEnd); break;
+    case 5: rows<5>(c, rowBegin, rowEnd); break;
+    default: rows<6>(c, rowBegin, rowEnd); break;
   }
 }
 
