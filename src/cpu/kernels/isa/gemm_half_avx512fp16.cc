@@ -2,8 +2,8 @@
 // instruction, twice float32's. A row block of a is rounded to float16 once into the caller's
 // scratch (each value twice, see toHalfPairs); then, as in the float32 panel GEMM (gemm_float_avx512.cc), every 64-column weight
 // tile is swept over the block's rows, a few rows at a time. The products are summed in
-// float16 registers over kHalfKBlock values of k, and each such partial sum is widened and added
-// into float32 sums: the float16 rounding error then stays that of a
+// float16 registers over kHalfKBlock values of k, two such partial sums added in float16, and
+// that widened and added into float32 sums: the float16 rounding error then stays that of a
 // short sum instead of growing with k. Bias, the float32 sums (kept in the output between
 // blocks) and the activation clamp are float32. Per k, one weight vector per 32 columns and one broadcast float16 pair per row.
 // Compiled with the AVX-512 and AVX512-FP16 flags; include rules as in conv_isa.h.
@@ -111,12 +111,38 @@ template <int MR, int NV, bool PF = false>
 inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512* bias,
                   __m512 lo, __m512 hi, bool clamp, const __mmask16* m, float* c,
                   uint16_t* ch, size_t ldc, const char* pf = nullptr) {
+  // Two blocks' float16 sums are added in float16 before they are widened (the first block's
+  // kept in L1 meanwhile): one widening, a float32 load, add and store per accumulator and
+  // 2 * kHalfKBlock terms, where those took about a fifth of the FMA ports' time. Each sum of
+  // products stays kHalfKBlock terms long, plus one float16 addition (summing 64 terms in one
+  // accumulator instead moved hand_landmark_lite's relaxed output, `nnapi run` seeds 1-40,
+  // from a mean 0.87% to 1.17% of max |fp32|; this way 0.87%, p90 1.28 -> 1.45%). Layers with
+  // k over 128: nnapi_bench_direct --half 0.92-0.96x the time on one thread.
+  alignas(64) _Float16 stash[MR][NV][32];
+  bool pending = false, first = true;
   // Once at least: with k = 0 the output is the clamped bias.
   for (uint32_t k0 = 0; k0 < k || k0 == 0; k0 += kHalfKBlock) {
     const uint32_t k1 = k - k0 > kHalfKBlock ? k0 + kHalfKBlock : k;
     __m512h h[MR][NV];
     sumBlock<MR, NV, PF>(a, k, k0, k1, w, pf, h);
-    const bool first = k0 == 0, last = k1 == k;
+    const bool last = k1 == k;
+    if (!last && !pending) {
+#pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+        for (int v = 0; v < NV; ++v) _mm512_store_ph(stash[r][v], h[r][v]);
+      pending = true;
+      continue;
+    }
+    if (pending) {
+#pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 2
+        for (int v = 0; v < NV; ++v) h[r][v] = _mm512_add_ph(_mm512_load_ph(stash[r][v]), h[r][v]);
+      pending = false;
+    }
+    const bool wasFirst = first;
+    first = false;
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
       float* out = c + r * ldc;
@@ -126,8 +152,8 @@ inline void block(const uint32_t* a, uint32_t k, const _Float16* w, const __m512
         const __m256h high =
             _mm256_castpd_ph(_mm512_extractf64x4_pd(_mm512_castph_pd(h[r][v]), 1));
         const int j0 = 2 * v, j1 = 2 * v + 1;
-        __m512 s0 = first ? bias[j0] : _mm512_maskz_loadu_ps(m[j0], out + 16 * j0);
-        __m512 s1 = first ? bias[j1] : _mm512_maskz_loadu_ps(m[j1], out + 16 * j1);
+        __m512 s0 = wasFirst ? bias[j0] : _mm512_maskz_loadu_ps(m[j0], out + 16 * j0);
+        __m512 s1 = wasFirst ? bias[j1] : _mm512_maskz_loadu_ps(m[j1], out + 16 * j1);
         s0 = _mm512_add_ps(s0, _mm512_cvtxph_ps(low));
         s1 = _mm512_add_ps(s1, _mm512_cvtxph_ps(high));
         if (last) {

@@ -25,7 +25,8 @@ static inline bool halfGemmNarrow(uint32_t n) { return n <= kHalfNarrowMaxN; }
 // MediaPipe models rounding the inputs dominates the difference from float32 (blocks of 4 to
 // all k terms all gave 1-3% on pose_landmark_lite), but with 64 the face detector's scores
 // came within 0.0094 of tests/tflite_e2e_test.cc's 1e-2 bound (0.003 with 32), and 64 was only
-// ~5% faster over the 1x1 layers (nnapi_bench_direct --half). See
+// ~5% faster over the 1x1 layers (nnapi_bench_direct --half). The 64-column kernel adds two
+// blocks' float16 sums in float16 before widening them (gemm_half_avx512fp16.cc, block). See
 // tests/internal/gemm_half_test.cc for the bounds.
 constexpr uint32_t kHalfKBlock = 32;
 // Rows of a converted to float16 at a time (each value as a 32-bit pair, see
@@ -55,8 +56,8 @@ static inline size_t halfGemmScratchElems(uint32_t k, uint32_t n, bool halfOut) 
 
 // c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
 // the output columns of packed tiles [tileBegin, tileEnd); a, bias and c float32, a and W
-// rounded to float16 and multiplied in float16, partial sums of kHalfKBlock terms added up in
-// float32. `scratch` holds halfGemmScratchElems(k, n, ch != nullptr) uint32 (the caller's, one
+// rounded to float16 and multiplied in float16, partial sums of kHalfKBlock terms (in the
+// 64-column kernel two of them added in float16 first) added up in float32. `scratch` holds halfGemmScratchElems(k, n, ch != nullptr) uint32 (the caller's, one
 // per thread). A float16 input (`ah` instead of `a`) is read as it is, a float16 output (`ch`
 // instead of `c`) is the float32 result rounded once (relaxed models whose intermediate
 // tensors the CPU driver stores in float16, graph_fusion.h); except with k at most four blocks of
