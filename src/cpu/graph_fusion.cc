@@ -358,7 +358,7 @@ class SubgraphFusion {
   // and keeps the type (input 0 and output both float16 or both float32).
   // kStem (an image model's first convolution, stem_half.h) reads float32 and may write
   // float16.
-  enum class HalfKind { kNone, kGemm, kDepthwise, kAdd, kPassThrough, kStem };
+  enum class HalfKind { kNone, kGemm, kDepthwise, kAdd, kPassThrough, kStem, kMean };
 
   bool constantOperand(uint32_t i) const {
     if (i >= sg_.operands.size()) return false;
@@ -397,6 +397,15 @@ class SubgraphFusion {
             operand(op.inputs[1]).dimensions != operand(op.outputs[0]).dimensions)
           return HalfKind::kNone;
         return HalfKind::kAdd;
+      case OperationType::MEAN:
+        // Reads float16 (input 0), writes float32 (mean.cc): the spatial average ending image
+        // models, so that the depthwise layer before it writes float16 (the float16 depthwise
+        // kernels for small maps take only float16 outputs: hand_landmark's 7x7x1152 / x672
+        // layer one thread 25 -> 11 us).
+        return op.inputs.size() == 3 && knownFloat4d(op.inputs[0]) &&
+                       operand(op.outputs[0]).type == OperandType::TENSOR_FLOAT32
+                   ? HalfKind::kMean
+                   : HalfKind::kNone;
       case OperationType::PAD:
         return op.inputs.size() == 2 && knownFloat4d(op.inputs[0]) && knownFloat4d(op.outputs[0])
                    ? HalfKind::kPassThrough
@@ -479,7 +488,8 @@ class SubgraphFusion {
       case HalfKind::kAdd: return position <= 1;
       case HalfKind::kGemm:
       case HalfKind::kDepthwise:
-      case HalfKind::kPassThrough: return position == 0;
+      case HalfKind::kPassThrough:
+      case HalfKind::kMean: return position == 0;
       default: return false;
     }
   }
@@ -526,7 +536,7 @@ class SubgraphFusion {
       if (!half[t]) continue;
       half[t] = operand(t).lifetime == Lifetime::TEMPORARY_VARIABLE && uses[t] > 0 &&
                 knownFloat4d(t) && producer[t] != kNoOperation &&
-                kind[producer[t]] != HalfKind::kNone;
+                kind[producer[t]] != HalfKind::kNone && kind[producer[t]] != HalfKind::kMean;
     }
     // The narrow float16 GEMM (fewer than 32 output columns) reads float16 but writes float32.
     // Those layers are the residual stream's projections in MobileNetV3-style models; rounding

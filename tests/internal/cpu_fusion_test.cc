@@ -693,6 +693,30 @@ uint32_t add(Graph& g, uint32_t a, uint32_t b, const std::vector<uint32_t>& dims
   return out;
 }
 
+// An image model's head (hand_landmark's): x -> 1x1 (k 48 -> 96) -> 3x3 depthwise on 7x7 ->
+// MEAN over H and W (keep_dims 0) -> model output. In a relaxed model the depthwise layer's
+// input and output become float16 (the MEAN reads float16 and writes its float32 output; its
+// output is never retyped), and the mean stays within relaxed tolerance of float32; with the
+// axes H, C (not a spatial mean) the MEAN still reads float16 through its general loop.
+TEST(CpuFusion, RelaxedMeanReadsFloat16) {
+  for (bool spatial : {true, false}) {
+    Graph g;
+    const uint32_t x = g.input({1, 7, 7, 48});
+    const uint32_t e = pointwise(g, x, 7, 48, 96, ANEURALNETWORKS_FUSED_RELU6);
+    const uint32_t d = depthwise3x3(g, e, 7, 96, 1);
+    const std::vector<int32_t> axes = spatial ? std::vector<int32_t>{1, 2} : std::vector<int32_t>{1, 3};
+    const std::vector<uint32_t> outDims = spatial ? std::vector<uint32_t>{1, 96} : std::vector<uint32_t>{1, 7};
+    const uint32_t y = g.temp(outDims);
+    g.m.addOperation(ANEURALNETWORKS_MEAN,
+                     {d, g.m.addConstant<int32_t>(kI32, {2}, axes), g.m.addInt32(0)}, {y});
+    g.output(y, (spatial ? 96 : 7) * 4);
+    ASSERT_EQ(g.m.finish(g.inputIndexes, g.outputIndexes, /*relaxed=*/true),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(g.fusions().halfTensors, nn::conv::halfGemmAvailable() ? 2u : 0u) << spatial;
+    expectRelaxedClose(g);
+  }
+}
+
 // BlazeFace's residual blocks on [1,16,16,32]: y = RELU(x + 1x1(depthwise(x))), each ADD's
 // output read by the next depthwise layer and the next ADD (here through the size-changing
 // shortcut MAX_POOL_2D 2x2 stride 2 -> PAD of the channels to 48). In a relaxed model every

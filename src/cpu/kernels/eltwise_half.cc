@@ -106,5 +106,19 @@ bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uin
   return true;
 }
 
+bool spatialMean(const Half* in, float* out, uint32_t batches, size_t pixels, uint32_t channels,
+                 uint64_t count) {
+  if (!available()) return false;
+  SpatialMeanHalfArgs a{};
+  a.in = reinterpret_cast<const uint16_t*>(in);
+  a.outF = out;
+  a.batches = batches;
+  a.channels = channels;
+  a.pixels = pixels;
+  a.count = static_cast<float>(count);
+  isa_avx512fp16::spatialMeanHalf(a);
+  return true;
+}
+
 }  // namespace half_ops
 }  // namespace nn

@@ -34,6 +34,10 @@ void maxPool(const OpContext& ctx, const pooling::PoolParams& p, const pooling::
 // and the same bits; false elsewhere (nothing written).
 bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uint32_t channels,
                  uint64_t count);
+// The same into float32 (not rounded): a relaxed model's MEAN whose input the CPU driver stores
+// in float16 (graph_fusion.cc) while its output stays float32.
+bool spatialMean(const Half* in, float* out, uint32_t batches, size_t pixels, uint32_t channels,
+                 uint64_t count);
 
 }  // namespace half_ops
 }  // namespace nn

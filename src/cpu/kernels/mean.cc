@@ -94,6 +94,20 @@ Status run(OpContext& ctx, bool fast) {
       // A float16 model's spatial average (an image model's head): vectorized, no buffer per
       // run; the loop below widens one value at a time into sums it allocates.
       const bool spatialNhwc = rank == 4 && !reduced[0] && reduced[1] && reduced[2] && !reduced[3];
+      if (outShape.type == OperandType::TENSOR_FLOAT32) {
+        // A relaxed model's MEAN whose input the CPU driver stores in float16 (graph_fusion.cc):
+        // the float32 kernel's sums of the widened values, not rounded.
+        float* out = ctx.output<float>(0);
+        if (!empty && spatialNhwc && fast && reducedCount > 0 &&
+            half_ops::spatialMean(ctx.input<Half>(0), out, d[0], static_cast<size_t>(d[1]) * d[2],
+                                  d[3], reducedCount))
+          return kOk;
+        std::fill(out, out + outCount, 0.f);
+        if (!empty) accumulate(ctx.input<Half>(0), out, d, os);
+        if (reducedCount > 0)
+          for (size_t i = 0; i < outCount; ++i) out[i] = out[i] / static_cast<float>(reducedCount);
+        return kOk;
+      }
       if (!empty && spatialNhwc && fast && reducedCount > 0 &&
           half_ops::spatialMean(ctx.input<Half>(0), ctx.output<Half>(0), d[0],
                                 static_cast<size_t>(d[1]) * d[2], d[3], reducedCount))

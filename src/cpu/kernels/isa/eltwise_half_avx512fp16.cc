@@ -117,7 +117,7 @@ void spatialMeanHalf(const SpatialMeanHalfArgs& a) {
   const __m512 count = _mm512_set1_ps(a.count);
   for (uint32_t b = 0; b < a.batches; ++b) {
     const uint16_t* src = a.in + static_cast<size_t>(b) * a.pixels * c;
-    uint16_t* dst = a.out + static_cast<size_t>(b) * c;
+    uint16_t* dst = a.out != nullptr ? a.out + static_cast<size_t>(b) * c : nullptr;
     // 64 channels (four float32 sums) per pass over the pixels.
     for (uint32_t c0 = 0; c0 < c; c0 += 64) {
       __mmask16 m[4];
@@ -136,6 +136,10 @@ void spatialMeanHalf(const SpatialMeanHalfArgs& a) {
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
         const __m512 q = _mm512_div_ps(s[j], count);
+        if (a.outF != nullptr) {
+          _mm512_mask_storeu_ps(a.outF + static_cast<size_t>(b) * c + c0 + 16 * j, m[j], q);
+          continue;
+        }
         _mm256_mask_storeu_epi16(dst + c0 + 16 * j, m[j],
                                  _mm512_cvtps_ph(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
       }

@@ -38,10 +38,11 @@ struct MaxPoolHalfArgs {
 
 // MEAN over H and W of float16 NHWC data: out[b][c] = float16(sum over the pixels in order of
 // float32(in[b][p][c]), in float32, divided by `count`): the portable kernel's sums and
-// rounding (mean.cc), so the same bits.
+// rounding (mean.cc), so the same bits. With `outF` the quotient is stored as it is (float32).
 struct SpatialMeanHalfArgs {
   const uint16_t* in;  // [batches][pixels][channels]
-  uint16_t* out;       // [batches][channels]
+  uint16_t* out;       // [batches][channels] ...
+  float* outF;         // ... or float32 (exactly one set)
   uint32_t batches, channels;
   size_t pixels;
   float count;
