@@ -92,12 +92,15 @@ void maxPool(const OpContext& ctx, const pooling::PoolParams& p, const pooling::
   }
 }
 
-bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uint32_t channels,
-                 uint64_t count) {
+namespace {
+// The float16 or the float32 output (exactly one set).
+bool spatialMeanInto(const Half* in, Half* out, float* outF, uint32_t batches, size_t pixels,
+                     uint32_t channels, uint64_t count) {
   if (!available()) return false;
   SpatialMeanHalfArgs a{};
   a.in = reinterpret_cast<const uint16_t*>(in);
   a.out = reinterpret_cast<uint16_t*>(out);
+  a.outF = outF;
   a.batches = batches;
   a.channels = channels;
   a.pixels = pixels;
@@ -105,19 +108,16 @@ bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uin
   isa_avx512fp16::spatialMeanHalf(a);
   return true;
 }
+}  // namespace
+
+bool spatialMean(const Half* in, Half* out, uint32_t batches, size_t pixels, uint32_t channels,
+                 uint64_t count) {
+  return spatialMeanInto(in, out, nullptr, batches, pixels, channels, count);
+}
 
 bool spatialMean(const Half* in, float* out, uint32_t batches, size_t pixels, uint32_t channels,
                  uint64_t count) {
-  if (!available()) return false;
-  SpatialMeanHalfArgs a{};
-  a.in = reinterpret_cast<const uint16_t*>(in);
-  a.outF = out;
-  a.batches = batches;
-  a.channels = channels;
-  a.pixels = pixels;
-  a.count = static_cast<float>(count);
-  isa_avx512fp16::spatialMeanHalf(a);
-  return true;
+  return spatialMeanInto(in, nullptr, out, batches, pixels, channels, count);
 }
 
 }  // namespace half_ops

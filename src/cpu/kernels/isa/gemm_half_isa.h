@@ -57,8 +57,8 @@ static inline size_t halfGemmScratchElems(uint32_t k, uint32_t n, bool halfOut) 
 // c[r][n] = clamp(bias[n] + sum_k a[r * lda + k] * W[n][k]) for rows [rowBegin, rowEnd) and
 // the output columns of packed tiles [tileBegin, tileEnd); a, bias and c float32, a and W
 // rounded to float16 and multiplied in float16, partial sums of kHalfKBlock terms (in the
-// 64-column kernel two of them added in float16 first) added up in float32. `scratch` holds halfGemmScratchElems(k, n, ch != nullptr) uint32 (the caller's, one
-// per thread). A float16 input (`ah` instead of `a`) is read as it is, a float16 output (`ch`
+// 64-column kernel two of them added in float16 first) added up in float32. `scratch` holds
+// halfGemmScratchElems(k, n, ch != nullptr) uint32 (the caller's, one per thread). A float16 input (`ah` instead of `a`) is read as it is, a float16 output (`ch`
 // instead of `c`) is the float32 result rounded once (relaxed models whose intermediate
 // tensors the CPU driver stores in float16, graph_fusion.h); except with k at most four blocks of
 // kHalfKBlock, where the blocks' float16 sums are added in float16 and the bias rounded to
