@@ -33,8 +33,8 @@ inline __m512h pairSums(__m512h a, __m512h b, __m512i even, __m512i odd) {
 }
 
 struct SmallCtx {
-  uint32_t n, k, quads, groups;
-  const _Float16* w;      // [quads][groups][32]
+  uint32_t n, k, groups;
+  const _Float16* w;      // [ceil(k / 4)][groups][32]
   const uint16_t* bias;   // [groups][32]: lane 8p + c = column 8v + c
   __m512h lo, hi;         // the convolution's clamp
   const GemmHalfArgs* g;  // residual fields
@@ -60,34 +60,27 @@ void rowBlock(const SmallCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0
   for (int p = 0; p < R; ++p)
 #pragma GCC unroll 6
     for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_setzero_ph();
-#pragma GCC unroll 2
-  for (uint32_t j = 0; j < whole; ++j) {
-    __m512h wv[NG];
-#pragma GCC unroll 6
-    for (int v = 0; v < NG; ++v)
-      wv[v] = _mm512_castsi512_ph(_mm512_loadu_si512(c.w + (static_cast<size_t>(j) * c.groups + v) * 32));
-#pragma GCC unroll 8
-    for (int p = 0; p < R; ++p) {
-      const __m512h b = broadcastQuad(x + static_cast<size_t>(p) * k + 4 * j);
-#pragma GCC unroll 6
-      for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
-    }
-  }
-  if (part != 0) {
-    const __m512i keep = _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << (16 * part)) - 1));
+  // The products of quad j of every row with the NG weight vectors; for a partial quad `keep`
+  // masks its words.
+  auto quad = [&](uint32_t j, bool partial, __m512i keep) {
     __m512h wv[NG];
 #pragma GCC unroll 6
     for (int v = 0; v < NG; ++v)
       wv[v] = _mm512_castsi512_ph(
-          _mm512_loadu_si512(c.w + (static_cast<size_t>(whole) * c.groups + v) * 32));
+          _mm512_loadu_si512(c.w + (static_cast<size_t>(j) * c.groups + v) * 32));
 #pragma GCC unroll 8
     for (int p = 0; p < R; ++p) {
-      const __m512h b = _mm512_castsi512_ph(_mm512_and_si512(
-          _mm512_castph_si512(broadcastQuad(x + static_cast<size_t>(p) * k + 4 * whole)), keep));
+      __m512h b = broadcastQuad(x + static_cast<size_t>(p) * k + 4 * j);
+      if (partial) b = _mm512_castsi512_ph(_mm512_and_si512(_mm512_castph_si512(b), keep));
 #pragma GCC unroll 6
       for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
     }
-  }
+  };
+#pragma GCC unroll 2
+  for (uint32_t j = 0; j < whole; ++j) quad(j, false, _mm512_setzero_si512());
+  if (part != 0)
+    quad(whole, true,
+         _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << (16 * part)) - 1)));
   const GemmHalfArgs& g = *c.g;
   const uint32_t n = c.n;
 #pragma GCC unroll 6
@@ -176,7 +169,6 @@ void gemmHalfSmallN(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd) {
   SmallCtx c{};
   c.n = n;
   c.k = k;
-  c.quads = (k + 3) / 4;
   c.groups = groups;
   c.w = reinterpret_cast<const _Float16*>(g.small);
   c.bias = &bias[0][0];
