@@ -163,6 +163,14 @@ std::vector<Layer> layers() {
       same("gemm 28x28x144->40", false, 28, 144, 40, 1, 1),
       same("gemm 56x56x16->96", false, 56, 16, 96, 1, 1),
       same("gemm 56x56x96->16", false, 56, 96, 16, 1, 1),
+      same("gemm 56x56x64->16", false, 56, 64, 16, 1, 1),
+      same("gemm 28x28x96->24", false, 28, 96, 24, 1, 1),
+      same("gemm 28x28x144->24", false, 28, 144, 24, 1, 1),
+      same("gemm 14x14x288->48", false, 14, 288, 48, 1, 1),
+      same("gemm 14x14x144->48", false, 14, 144, 48, 1, 1),
+      same("gemm 14x14x240->80", false, 14, 240, 80, 1, 1),
+      same("gemm 14x14x288->64", false, 14, 288, 64, 1, 1),
+      same("gemm 14x14x384->64", false, 14, 384, 64, 1, 1),
       same("gemm 112x112x16->64", false, 112, 16, 64, 1, 1),
       same("gemm 112x112x24->16", false, 112, 24, 16, 1, 1),
       same("gemm 6x6x96->384", false, 6, 96, 384, 1, 1),
@@ -310,6 +318,17 @@ int main(int argc, char** argv) {
       });
       printf("%-30s %9s %9s %9.4f %9.1f %6.2f\n", "  float16 data", "", "", hh * 1e3,
              2 * macs / hh * 1e-9, ds > 0 ? hh / ds : 0.0);
+      // Float16 input, float32 output (the landmark models' residual-stream projections).
+      std::vector<float> outHF(outCount);
+      const double hf = minSeconds(runs, [&] {
+        nn::conv::halfGemmMixed(g.outH * g.outW, nullptr, inH.data(), g.inC, hw, bias.data(),
+                                g.p.activation, outHF.data(), nullptr, pool, ks);
+      });
+      double hfd = 0;
+      for (size_t i = 0; i < outCount; ++i)
+        hfd = std::max(hfd, static_cast<double>(std::fabs(outHF[i] - outD[i])));
+      printf("%-30s %9s %9s %9.4f %9.1f %6.2f %9.2g\n", "  float16 in, float32 out", "", "",
+             hf * 1e3, 2 * macs / hf * 1e-9, ds > 0 ? hf / ds : 0.0, hfd);
     }
     // The float16 depthwise kernel on float16 data (relaxed models), its time over the
     // float32 kernel's and its largest difference from it.

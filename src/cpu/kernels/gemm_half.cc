@@ -27,7 +27,7 @@ uint16_t bits(Half h) {
 template <typename T>
 void packSmall(const T* w, uint32_t n, uint32_t k, PackedHalfWeights* out) {
   out->small.clear();
-  if (!halfGemmSmallShape(n, k)) return;
+  if (!halfGemmSmallWidePreferred(n, k)) return;
   const uint32_t groups = (n + kHalfNarrowGroup - 1) / kHalfNarrowGroup;
   out->small.assign(halfGemmSmallElems(n, k), 0);
   for (uint32_t col = 0; col < n; ++col)
@@ -212,6 +212,14 @@ bool smallNPreferred(const GemmHalfArgs& a) {
          halfGemmSmallShape(a.n, a.k);
 }
 
+// The small-n layout with float32 sums (gemm_half_small_isa.h) on float16 input for the other
+// outputs of at most 48 channels: float32 outputs (the landmark models' residual-stream
+// projections) and float16 ones with k over 64. The narrow kernel's row transposition is not
+// needed there either.
+bool smallNFloatPreferred(const GemmHalfArgs& a) {
+  return a.small != nullptr && a.ah != nullptr && a.lda == a.k && halfGemmSmallWidePreferred(a.n, a.k);
+}
+
 void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int32_t activation,
          ThreadPool* pool, KernelScratch& ks) {
   args.n = w.n;
@@ -230,6 +238,13 @@ void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int3
       pool->parallelFor(args.m, kSmallNGrain, rows);
     else
       rows(0, args.m);
+    return;
+  }
+  if (smallNFloatPreferred(args)) {
+    splitPanelGemm(pool, args.m, w.n, w.k, w.n, kHalfRowAlign,
+                   [&](uint32_t r0, uint32_t r1, uint32_t, uint32_t, size_t) {
+                     isa_avx512fp16::gemmHalfSmallNFloat(args, r0, r1);
+                   });
     return;
   }
   const bool halfOut = args.ch != nullptr;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "cpu/kernels/conv_fast.h"
 #include "cpu/kernels/isa/gemm_half_isa.h"
 #include "cpu/kernels/isa/gemm_half_small_isa.h"
 #include "cpu/kernels/isa/residual_half_isa.h"
@@ -43,7 +44,11 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   const bool allHalf = f.convHalfOut && f.resH != nullptr && f.outH != nullptr;
   // Where the GEMM apart takes the small-n kernel (float16 data both sides, its shapes:
   // gemm_half.cc), the convolution here does too, so that the bits stay the same.
-  const bool small = f.ah != nullptr && f.convHalfOut && !w.small.empty();
+  const bool small = f.ah != nullptr && f.convHalfOut && !w.small.empty() &&
+                     halfGemmSmallShape(n, k);
+  // Else where it takes the small-n layout's float32-sum form (float16 input), so does this.
+  const bool wide =
+      !small && f.ah != nullptr && !w.small.empty() && halfGemmSmallWidePreferred(n, k);
   if (allHalf && small) {
     // The small-n kernel adds the float16 shortcut to its float16 results in registers
     // (gemm_half_small_isa.h), the same bits as the ADD kernel's.
@@ -65,7 +70,31 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
       rows(0, f.m);
     return;
   }
-  if (base.narrow && f.resC < n && !allHalf && !small) {
+  if (wide && !f.convHalfOut) {
+    // The float32-sum form adds the shortcut to its float32 results in registers, as the ADD
+    // kernel adds it to the convolution's float32 output (gemm_half_small_isa.h).
+    GemmHalfArgs g = base;
+    g.m = f.m;
+    g.ah = reinterpret_cast<const uint16_t*>(f.ah);
+    if (f.outH != nullptr)
+      g.ch = reinterpret_cast<uint16_t*>(f.outH);
+    else
+      g.c = f.out;
+    g.small = w.small.data();
+    g.residual = true;
+    g.resC = f.resC;
+    if (f.resH != nullptr)
+      g.rh = reinterpret_cast<const uint16_t*>(f.resH);
+    else
+      g.rf = f.res;
+    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
+    splitPanelGemm(pool, f.m, n, k, n, kHalfRowAlign,
+                   [&](uint32_t r0, uint32_t r1, uint32_t, uint32_t, size_t) {
+                     isa_avx512fp16::gemmHalfSmallNFloat(g, r0, r1);
+                   });
+    return;
+  }
+  if (base.narrow && f.resC < n && !allHalf && !small && !wide) {
     // The narrow kernel adds the shortcut in its epilogue, on the 4x8 blocks still in registers,
     // and writes the ADD's output directly: where the separate pass below would take its
     // slowest form, float32 data row by row for a narrower shortcut (one thread,
@@ -136,6 +165,9 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
       if (small) {
         g.small = w.small.data();
         isa_avx512fp16::gemmHalfSmallN(g, 0, static_cast<uint32_t>(len));
+      } else if (wide) {
+        g.small = w.small.data();
+        isa_avx512fp16::gemmHalfSmallNFloat(g, 0, static_cast<uint32_t>(len));
       } else {
         isa_avx512fp16::gemmHalfPanels(g, 0, static_cast<uint32_t>(len), 0, tiles, gemmScratch);
       }

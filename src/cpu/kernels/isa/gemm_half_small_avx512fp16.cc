@@ -153,7 +153,200 @@ void rows(const SmallCtx& c, uint32_t rowBegin, uint32_t rowEnd) {
   }
 }
 
+// The float32-sum form (gemmHalfSmallNFloat): each lane's float16 sum runs over at most
+// kWideQuads quads of k; then two rows' vectors are added pairwise in float16 (two partials of at
+// most 4 * kWideQuads terms), widened, added pairwise once more in float32 and into float32
+// totals kept over the blocks of k.
+constexpr uint32_t kWideQuads = 16;
+
+struct WideCtx {
+  uint32_t n, k, groups;  // groups: of the whole layout (its row stride per quad)
+  const _Float16* w;  // [ceil(k / 4)][groups][32]
+  const float* bias;  // [groups][16]: lane 8q + c = column 8v + c
+  __m512 lo, hi, addLo, addHi;
+  const GemmHalfArgs* g;
+  __m512i even, odd;    // 16-bit lanes (pairSums)
+  __m512i even32, odd32;  // 32-bit lanes
+};
+
+alignas(64) constexpr uint32_t kEven32[16] = {0, 2, 4, 6, 8, 10, 12, 14,
+                                              16, 18, 20, 22, 24, 26, 28, 30};
+alignas(64) constexpr uint32_t kOdd32[16] = {1, 3, 5, 7, 9, 11, 13, 15,
+                                             17, 19, 21, 23, 25, 27, 29, 31};
+
+// Two rows' 8 columns (lane 8q + c = row q, column c) of a float32 [rows][stride] or float16
+// array at column col, the lanes past `cols` (mask) and of a missing second row zero.
+inline __m512 loadRowPair(const float* f, const uint16_t* h, size_t stride, size_t row,
+                          uint32_t col, __mmask8 m, bool second) {
+  if (f != nullptr) {
+    const __m256 a = _mm256_maskz_loadu_ps(m, f + row * stride + col);
+    const __m256 b = second ? _mm256_maskz_loadu_ps(m, f + (row + 1) * stride + col)
+                            : _mm256_setzero_ps();
+    return _mm512_insertf32x8(_mm512_castps256_ps512(a), b, 1);
+  }
+  const __m128i a = _mm_maskz_loadu_epi16(m, h + row * stride + col);
+  const __m128i b =
+      second ? _mm_maskz_loadu_epi16(m, h + (row + 1) * stride + col) : _mm_setzero_si128();
+  return _mm512_cvtph_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1));
+}
+
+// Rows [0, rows) (rows <= R) of x, the NG column groups from g0.
+template <int NG, int R>
+void rowBlockWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0,
+                  uint32_t g0) {
+  const uint32_t k = c.k;
+  const uint32_t whole = k / 4, part = k % 4, quads = whole + (part != 0 ? 1 : 0);
+  __m512 tot[R / 2][NG];
+#pragma GCC unroll 4
+  for (int q = 0; q < R / 2; ++q)
+#pragma GCC unroll 6
+    for (int v = 0; v < NG; ++v) tot[q][v] = _mm512_setzero_ps();
+  for (uint32_t j0 = 0; j0 < quads; j0 += kWideQuads) {
+    const uint32_t j1 = quads - j0 < kWideQuads ? quads : j0 + kWideQuads;
+    __m512h acc[R][NG];
+#pragma GCC unroll 8
+    for (int p = 0; p < R; ++p)
+#pragma GCC unroll 6
+      for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_setzero_ph();
+    auto quad = [&](uint32_t j, bool partial, __m512i keep) {
+      __m512h wv[NG];
+#pragma GCC unroll 6
+      for (int v = 0; v < NG; ++v)
+        wv[v] = _mm512_castsi512_ph(
+            _mm512_loadu_si512(c.w + (static_cast<size_t>(j) * c.groups + g0 + v) * 32));
+#pragma GCC unroll 8
+      for (int p = 0; p < R; ++p) {
+        __m512h b = broadcastQuad(x + static_cast<size_t>(p) * k + 4 * j);
+        if (partial) b = _mm512_castsi512_ph(_mm512_and_si512(_mm512_castph_si512(b), keep));
+#pragma GCC unroll 6
+        for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
+      }
+    };
+    const uint32_t jw = j1 < whole ? j1 : whole;
+#pragma GCC unroll 2
+    for (uint32_t j = j0; j < jw; ++j) quad(j, false, _mm512_setzero_si512());
+    if (part != 0 && j1 > whole)
+      quad(whole, true,
+           _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << (16 * part)) - 1)));
+#pragma GCC unroll 4
+    for (int q = 0; q < R / 2; ++q)
+#pragma GCC unroll 6
+      for (int v = 0; v < NG; ++v) {
+        // Lanes 2c + h of the low half: row 2q, column c; of the high half row 2q + 1.
+        const __m512i s = _mm512_castph_si512(pairSums(acc[2 * q][v], acc[2 * q + 1][v], c.even, c.odd));
+        const __m512 a = _mm512_cvtph_ps(_mm512_castsi512_si256(s));
+        const __m512 b = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(s, 1));
+        tot[q][v] = _mm512_add_ps(
+            tot[q][v], _mm512_add_ps(_mm512_permutex2var_ps(a, c.even32, b),
+                                     _mm512_permutex2var_ps(a, c.odd32, b)));
+      }
+  }
+  const GemmHalfArgs& g = *c.g;
+  const uint32_t n = c.n;
+#pragma GCC unroll 6
+  for (int v = 0; v < NG; ++v) {
+    const __m512 bias = _mm512_load_ps(c.bias + 16 * (g0 + v));
+    const uint32_t col = 8 * (g0 + v), cols = n - col < 8 ? n - col : 8;
+    const __mmask8 cm = static_cast<__mmask8>((1u << cols) - 1);
+    const uint32_t rc = g.resC;
+    const uint32_t resCols = col >= rc ? 0 : (rc - col < 8 ? rc - col : 8);
+    const __mmask8 rm = static_cast<__mmask8>((1u << resCols) - 1);
+#pragma GCC unroll 4
+    for (int q = 0; q < R / 2; ++q) {
+      const uint32_t h = static_cast<uint32_t>(2 * q);
+      if (h >= rows) break;
+      const bool second = h + 1 < rows;
+      // max(lo, s) and min(hi, .) return s where s is NaN, as the narrow kernel's clamp.
+      __m512 u = _mm512_min_ps(c.hi, _mm512_max_ps(c.lo, _mm512_add_ps(tot[q][v], bias)));
+      if (g.residual) {
+        const __m512 r = rm != 0 ? loadRowPair(g.rf, g.rh, rc, row0 + h, col, rm, second)
+                                 : _mm512_setzero_ps();
+        u = _mm512_min_ps(c.addHi, _mm512_max_ps(c.addLo, _mm512_add_ps(u, r)));
+      }
+      const size_t o = static_cast<size_t>(row0 + h) * n + col;
+      if (g.c != nullptr) {
+        _mm256_mask_storeu_ps(g.c + o, cm, _mm512_castps512_ps256(u));
+        if (second) _mm256_mask_storeu_ps(g.c + o + n, cm, _mm512_extractf32x8_ps(u, 1));
+      } else {
+        const __m256i hv = _mm512_cvtps_ph(u, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        _mm_mask_storeu_epi16(g.ch + o, cm, _mm256_castsi256_si128(hv));
+        if (second) _mm_mask_storeu_epi16(g.ch + o + n, cm, _mm256_extracti128_si256(hv, 1));
+      }
+    }
+  }
+}
+
+// The NG column groups from g0 of a row block (R rows; R = 8 only for NG <= 2).
+template <int R>
+void chunkWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0, uint32_t g0,
+               uint32_t ng) {
+  switch (ng) {
+    case 1: rowBlockWide<1, R>(c, x, rows, row0, g0); break;
+    case 2: rowBlockWide<2, R>(c, x, rows, row0, g0); break;
+    case 3: rowBlockWide<3, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
+    case 4: rowBlockWide<4, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
+    case 5: rowBlockWide<5, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
+    default: rowBlockWide<6, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
+  }
+}
+
+// Row blocks of R rows; in each, the column groups in chunks of at most kWideMaxGroups (the
+// accumulators of more do not fit the registers), of equal size but the last, while the block's
+// rows stay in L1.
+constexpr uint32_t kWideMaxGroups = 6;
+template <int R>
+void rowsWide(const WideCtx& c, uint32_t rowBegin, uint32_t rowEnd) {
+  const GemmHalfArgs& g = *c.g;
+  const uint32_t k = c.k;
+  const uint32_t chunks = (c.groups + kWideMaxGroups - 1) / kWideMaxGroups;
+  const uint32_t per = (c.groups + chunks - 1) / chunks;
+  // As rows(): short blocks and the block holding the GEMM's last row with k not a multiple
+  // of 4 read a zero-padded copy.
+  alignas(64) uint16_t tail[R * kHalfSmallWideMaxK + 4];
+  for (uint32_t r = rowBegin; r < rowEnd; r += R) {
+    const uint32_t count = rowEnd - r < static_cast<uint32_t>(R) ? rowEnd - r : R;
+    const uint16_t* x = g.ah + static_cast<size_t>(r) * k;
+    if (count < static_cast<uint32_t>(R) || (k % 4 != 0 && r + R >= g.m)) {
+      std::memset(tail, 0, (static_cast<size_t>(R) * k + 4) * sizeof(uint16_t));
+      std::memcpy(tail, x, static_cast<size_t>(count) * k * sizeof(uint16_t));
+      x = tail;
+    }
+    for (uint32_t g0 = 0; g0 < c.groups; g0 += per)
+      chunkWide<R>(c, x, count, r, g0, c.groups - g0 < per ? c.groups - g0 : per);
+  }
+}
+
 }  // namespace
+
+void gemmHalfSmallNFloat(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd) {
+  const uint32_t n = g.n, k = g.k;
+  const uint32_t groups = (n + kHalfNarrowGroup - 1) / kHalfNarrowGroup;
+  alignas(64) float bias[kHalfSmallWideMaxN / kHalfNarrowGroup][16];
+  for (uint32_t v = 0; v < groups; ++v)
+    for (uint32_t l = 0; l < 16; ++l) {
+      const uint32_t col = 8 * v + l % 8;
+      bias[v][l] = g.bias != nullptr && col < n ? g.bias[col] : 0.f;
+    }
+  WideCtx c{};
+  c.n = n;
+  c.k = k;
+  c.groups = groups;
+  c.w = reinterpret_cast<const _Float16*>(g.small);
+  c.bias = &bias[0][0];
+  c.lo = _mm512_set1_ps(g.outputMin);
+  c.hi = _mm512_set1_ps(g.outputMax);
+  c.addLo = _mm512_set1_ps(g.residual ? g.addMin : 0.f);
+  c.addHi = _mm512_set1_ps(g.residual ? g.addMax : 0.f);
+  c.g = &g;
+  c.even = _mm512_load_si512(kEven);
+  c.odd = _mm512_load_si512(kOdd);
+  c.even32 = _mm512_load_si512(kEven32);
+  c.odd32 = _mm512_load_si512(kOdd32);
+  if (groups <= 2)
+    rowsWide<8>(c, rowBegin, rowEnd);
+  else
+    rowsWide<4>(c, rowBegin, rowEnd);
+}
 
 void gemmHalfSmallN(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowEnd) {
   const uint32_t n = g.n, k = g.k;
