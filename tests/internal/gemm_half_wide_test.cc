@@ -53,6 +53,21 @@ std::vector<uint16_t> halfInput(std::vector<float>& a) {
   return buffer;
 }
 
+// The kernel's arguments for all rows of case c (output pointers left null).
+GemmHalfArgs wideArgs(const Case& c, const std::vector<uint16_t>& ah,
+                      const std::vector<float>& bias, const conv::PackedHalfWeights& packed) {
+  GemmHalfArgs g{};
+  g.m = c.m;
+  g.n = c.n;
+  g.k = c.k;
+  g.lda = c.k;
+  g.ah = ah.data();
+  g.bias = bias.data();
+  g.small = packed.small.data();
+  activationRangeFloat(c.act, &g.outputMin, &g.outputMax);
+  return g;
+}
+
 // Runs the kernel directly on rows [0, m) (float32 output, or float16 where halfOut) and checks
 // each output against the double reference.
 void checkKernel(const Case& c, bool halfOut, uint32_t seed) {
@@ -66,15 +81,7 @@ void checkKernel(const Case& c, bool halfOut, uint32_t seed) {
   ASSERT_FALSE(packed.small.empty());
   std::vector<float> outF(size_t{c.m} * c.n + kGuard, kSentinelF);
   std::vector<uint16_t> outH(size_t{c.m} * c.n + kGuard, kSentinelH);
-  GemmHalfArgs g{};
-  g.m = c.m;
-  g.n = c.n;
-  g.k = c.k;
-  g.lda = c.k;
-  g.ah = ah.data();
-  g.bias = bias.data();
-  g.small = packed.small.data();
-  activationRangeFloat(c.act, &g.outputMin, &g.outputMax);
+  GemmHalfArgs g = wideArgs(c, ah, bias, packed);
   if (halfOut)
     g.ch = outH.data();
   else
@@ -141,15 +148,7 @@ TEST(HalfGemm, WideTakenForItsShapes) {
       conv::halfGemmMixed(c.m, nullptr, reinterpret_cast<const Half*>(ah.data()), c.k, packed,
                           bias.data(), c.act, viaDriver.data(), nullptr,
                           threads > 1 ? ThreadPool::shared(threads) : nullptr, ks);
-      GemmHalfArgs g{};
-      g.m = c.m;
-      g.n = c.n;
-      g.k = c.k;
-      g.lda = c.k;
-      g.ah = ah.data();
-      g.bias = bias.data();
-      g.small = packed.small.data();
-      activationRangeFloat(c.act, &g.outputMin, &g.outputMax);
+      GemmHalfArgs g = wideArgs(c, ah, bias, packed);
       g.c = direct.data();
       isa_avx512fp16::gemmHalfSmallNFloat(g, 0, c.m);
       for (size_t i = 0; i < direct.size(); ++i)

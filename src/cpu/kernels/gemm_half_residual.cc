@@ -49,18 +49,33 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   // Else where it takes the small-n layout's float32-sum form (float16 input), so does this.
   const bool wide =
       !small && f.ah != nullptr && !w.small.empty() && halfGemmSmallWidePreferred(n, k);
+  // The arguments of a GEMM that writes the ADD's output itself: all rows, the input and the
+  // output as the fusion has them, the shortcut and the ADD's clamp.
+  auto epilogueArgs = [&]() {
+    GemmHalfArgs g = base;
+    g.m = f.m;
+    if (f.ah != nullptr)
+      g.ah = reinterpret_cast<const uint16_t*>(f.ah);
+    else
+      g.a = f.a;
+    if (f.outH != nullptr)
+      g.ch = reinterpret_cast<uint16_t*>(f.outH);
+    else
+      g.c = f.out;
+    g.residual = true;
+    g.resC = f.resC;
+    if (f.resH != nullptr)
+      g.rh = reinterpret_cast<const uint16_t*>(f.resH);
+    else
+      g.rf = f.res;
+    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
+    return g;
+  };
   if (allHalf && small) {
     // The small-n kernel adds the float16 shortcut to its float16 results in registers
     // (gemm_half_small_isa.h), the same bits as the ADD kernel's.
-    GemmHalfArgs g = base;
-    g.m = f.m;
-    g.ah = reinterpret_cast<const uint16_t*>(f.ah);
-    g.ch = reinterpret_cast<uint16_t*>(f.outH);
+    GemmHalfArgs g = epilogueArgs();
     g.small = w.small.data();
-    g.residual = true;
-    g.resC = f.resC;
-    g.rh = reinterpret_cast<const uint16_t*>(f.resH);
-    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
     auto rows = [&](size_t b, size_t e) {
       isa_avx512fp16::gemmHalfSmallN(g, static_cast<uint32_t>(b), static_cast<uint32_t>(e));
     };
@@ -73,21 +88,8 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
   if (wide && !f.convHalfOut) {
     // The float32-sum form adds the shortcut to its float32 results in registers, as the ADD
     // kernel adds it to the convolution's float32 output (gemm_half_small_isa.h).
-    GemmHalfArgs g = base;
-    g.m = f.m;
-    g.ah = reinterpret_cast<const uint16_t*>(f.ah);
-    if (f.outH != nullptr)
-      g.ch = reinterpret_cast<uint16_t*>(f.outH);
-    else
-      g.c = f.out;
+    GemmHalfArgs g = epilogueArgs();
     g.small = w.small.data();
-    g.residual = true;
-    g.resC = f.resC;
-    if (f.resH != nullptr)
-      g.rh = reinterpret_cast<const uint16_t*>(f.resH);
-    else
-      g.rf = f.res;
-    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
     splitPanelGemm(pool, f.m, n, k, n, kHalfRowAlign,
                    [&](uint32_t r0, uint32_t r1, uint32_t, uint32_t, size_t) {
                      isa_avx512fp16::gemmHalfSmallNFloat(g, r0, r1);
@@ -101,24 +103,8 @@ void halfGemmResidual(const HalfGemmResidual& f, ThreadPool* pool, KernelScratch
     // face_detection_short_range's 64x64x24->28 1x1 + PAD + ADD 0.83x). Elsewhere the pass is
     // as fast or faster (all-float16 data: 32-lane float16 adds; the 24->24 layer with its
     // float32 output 1.06x, the 28->32 float16 one 1.08x in the epilogue).
-    GemmHalfArgs g = base;
-    g.m = f.m;
-    if (f.ah != nullptr)
-      g.ah = reinterpret_cast<const uint16_t*>(f.ah);
-    else
-      g.a = f.a;
-    if (f.outH != nullptr)
-      g.ch = reinterpret_cast<uint16_t*>(f.outH);
-    else
-      g.c = f.out;
-    g.residual = true;
+    GemmHalfArgs g = epilogueArgs();
     g.roundConv = f.convHalfOut;
-    g.resC = f.resC;
-    if (f.resH != nullptr)
-      g.rh = reinterpret_cast<const uint16_t*>(f.resH);
-    else
-      g.rf = f.res;
-    activationRangeFloat(f.addActivation, &g.addMin, &g.addMax);
     const size_t bytes = halfGemmScratchElems(k, n, g.ch != nullptr) * sizeof(uint32_t);
     ks.slots.reserve(slots, bytes);
     if (slots <= 1) {

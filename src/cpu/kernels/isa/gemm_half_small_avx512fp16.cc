@@ -48,26 +48,24 @@ inline __m512h broadcastQuad(const uint16_t* p) {
   return _mm512_castsi512_ph(_mm512_set1_epi64(static_cast<long long>(q)));
 }
 
-// Rows [0, rows) (rows <= R) of x (row stride k; every row readable for ceil(k / 4) * 4 values)
-// into out (row stride n); `row0` is the block's first row in the whole GEMM (the residual's).
+// acc[p][v] = the float16 sum over quads [j0, j1) of k of row p of x (row stride k) times
+// column group g0 + v of the small-n weights w ([quad][groups][32]): per quad, the NG weight
+// vectors times a row's 4 inputs broadcast as one 64-bit word. The last part of a quad past k
+// (its words past k belong to the next row) is masked.
 template <int NG, int R>
-void rowBlock(const SmallCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0, uint16_t* out) {
-  const uint32_t k = c.k;
-  // Whole quads of k, then the last part of one (its words past k zeroed: the next row's).
+inline void sumQuads(const _Float16* w, uint32_t groups, uint32_t g0, const uint16_t* x,
+                     uint32_t k, uint32_t j0, uint32_t j1, __m512h (&acc)[R][NG]) {
   const uint32_t whole = k / 4, part = k % 4;
-  __m512h acc[R][NG];
 #pragma GCC unroll 8
   for (int p = 0; p < R; ++p)
 #pragma GCC unroll 6
     for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_setzero_ph();
-  // The products of quad j of every row with the NG weight vectors; for a partial quad `keep`
-  // masks its words.
   auto quad = [&](uint32_t j, bool partial, __m512i keep) {
     __m512h wv[NG];
 #pragma GCC unroll 6
     for (int v = 0; v < NG; ++v)
       wv[v] = _mm512_castsi512_ph(
-          _mm512_loadu_si512(c.w + (static_cast<size_t>(j) * c.groups + v) * 32));
+          _mm512_loadu_si512(w + (static_cast<size_t>(j) * groups + g0 + v) * 32));
 #pragma GCC unroll 8
     for (int p = 0; p < R; ++p) {
       __m512h b = broadcastQuad(x + static_cast<size_t>(p) * k + 4 * j);
@@ -76,11 +74,20 @@ void rowBlock(const SmallCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0
       for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
     }
   };
+  const uint32_t jw = j1 < whole ? j1 : whole;
 #pragma GCC unroll 2
-  for (uint32_t j = 0; j < whole; ++j) quad(j, false, _mm512_setzero_si512());
-  if (part != 0)
+  for (uint32_t j = j0; j < jw; ++j) quad(j, false, _mm512_setzero_si512());
+  if (part != 0 && j1 > whole)
     quad(whole, true,
          _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << (16 * part)) - 1)));
+}
+
+// Rows [0, rows) (rows <= R) of x (row stride k; every row readable for ceil(k / 4) * 4 values)
+// into out (row stride n); `row0` is the block's first row in the whole GEMM (the residual's).
+template <int NG, int R>
+void rowBlock(const SmallCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0, uint16_t* out) {
+  __m512h acc[R][NG];
+  sumQuads<NG, R>(c.w, c.groups, 0, x, c.k, 0, (c.k + 3) / 4, acc);
   const GemmHalfArgs& g = *c.g;
   const uint32_t n = c.n;
 #pragma GCC unroll 6
@@ -194,8 +201,7 @@ inline __m512 loadRowPair(const float* f, const uint16_t* h, size_t stride, size
 template <int NG, int R>
 void rowBlockWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0,
                   uint32_t g0) {
-  const uint32_t k = c.k;
-  const uint32_t whole = k / 4, part = k % 4, quads = whole + (part != 0 ? 1 : 0);
+  const uint32_t k = c.k, quads = (k + 3) / 4;
   __m512 tot[R / 2][NG];
 #pragma GCC unroll 4
   for (int q = 0; q < R / 2; ++q)
@@ -204,30 +210,7 @@ void rowBlockWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t r
   for (uint32_t j0 = 0; j0 < quads; j0 += kWideQuads) {
     const uint32_t j1 = quads - j0 < kWideQuads ? quads : j0 + kWideQuads;
     __m512h acc[R][NG];
-#pragma GCC unroll 8
-    for (int p = 0; p < R; ++p)
-#pragma GCC unroll 6
-      for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_setzero_ph();
-    auto quad = [&](uint32_t j, bool partial, __m512i keep) {
-      __m512h wv[NG];
-#pragma GCC unroll 6
-      for (int v = 0; v < NG; ++v)
-        wv[v] = _mm512_castsi512_ph(
-            _mm512_loadu_si512(c.w + (static_cast<size_t>(j) * c.groups + g0 + v) * 32));
-#pragma GCC unroll 8
-      for (int p = 0; p < R; ++p) {
-        __m512h b = broadcastQuad(x + static_cast<size_t>(p) * k + 4 * j);
-        if (partial) b = _mm512_castsi512_ph(_mm512_and_si512(_mm512_castph_si512(b), keep));
-#pragma GCC unroll 6
-        for (int v = 0; v < NG; ++v) acc[p][v] = _mm512_fmadd_ph(b, wv[v], acc[p][v]);
-      }
-    };
-    const uint32_t jw = j1 < whole ? j1 : whole;
-#pragma GCC unroll 2
-    for (uint32_t j = j0; j < jw; ++j) quad(j, false, _mm512_setzero_si512());
-    if (part != 0 && j1 > whole)
-      quad(whole, true,
-           _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << (16 * part)) - 1)));
+    sumQuads<NG, R>(c.w, c.groups, g0, x, k, j0, j1, acc);
 #pragma GCC unroll 4
     for (int q = 0; q < R / 2; ++q)
 #pragma GCC unroll 6
