@@ -288,6 +288,14 @@ TEST(ResidualHalf, DriverMatchesGemmThenAdd) {
        ANEURALNETWORKS_FUSED_RELU},
       {129, 64, 48, 17, false, false, true, false, 0, ANEURALNETWORKS_FUSED_RELU1},
       {45, 24, 9, 3, true, false, false, false, ANEURALNETWORKS_FUSED_NONE, 0},
+      // The small-n layout's float32-sum form (float16 input, halfGemmSmallWidePreferred): in
+      // the epilogue with a float32 convolution output (a narrower shortcut too), and through
+      // the separate pass with a float16 one (k over 64, 80 columns with k >= 128).
+      {300, 96, 16, 16, true, false, false, false, 0, 0},
+      {97, 144, 24, 17, true, false, true, true, ANEURALNETWORKS_FUSED_RELU6,
+       ANEURALNETWORKS_FUSED_RELU},
+      {196, 288, 48, 48, true, true, true, true, 0, ANEURALNETWORKS_FUSED_RELU},
+      {61, 480, 80, 80, true, true, false, true, ANEURALNETWORKS_FUSED_RELU, 0},
   };
   for (const DriverCase& d : cases) {
     checkDriver(rng, d, nullptr, ks);

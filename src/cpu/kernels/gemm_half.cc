@@ -217,7 +217,8 @@ bool smallNPreferred(const GemmHalfArgs& a) {
 // projections) and float16 ones with k over 64. The narrow kernel's row transposition is not
 // needed there either.
 bool smallNFloatPreferred(const GemmHalfArgs& a) {
-  return a.small != nullptr && a.ah != nullptr && a.lda == a.k && halfGemmSmallWidePreferred(a.n, a.k);
+  return a.small != nullptr && a.ah != nullptr && a.lda == a.k &&
+         halfGemmSmallWidePreferred(a.n, a.k);
 }
 
 void run(GemmHalfArgs& args, const PackedHalfWeights& w, const float* bias, int32_t activation,

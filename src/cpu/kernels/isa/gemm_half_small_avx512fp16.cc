@@ -216,7 +216,8 @@ void rowBlockWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t r
 #pragma GCC unroll 6
       for (int v = 0; v < NG; ++v) {
         // Lanes 2c + h of the low half: row 2q, column c; of the high half row 2q + 1.
-        const __m512i s = _mm512_castph_si512(pairSums(acc[2 * q][v], acc[2 * q + 1][v], c.even, c.odd));
+        const __m512i s =
+            _mm512_castph_si512(pairSums(acc[2 * q][v], acc[2 * q + 1][v], c.even, c.odd));
         const __m512 a = _mm512_cvtph_ps(_mm512_castsi512_si256(s));
         const __m512 b = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(s, 1));
         tot[q][v] = _mm512_add_ps(
@@ -259,29 +260,44 @@ void rowBlockWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t r
   }
 }
 
-// The NG column groups from g0 of a row block (R rows; R = 8 only for NG <= 2).
+// The most column groups a row block of R rows takes at once: R x NG float16 accumulators,
+// R / 2 x NG float32 totals and NG weight vectors within the 32 registers (8 rows: 2 groups;
+// 4 rows: 6, the layout's widest chunk).
+template <int R>
+constexpr uint32_t wideChunkGroups() {
+  static_assert(R == 4 || R == 8, "row blocks of 4 or 8 rows");
+  return R == 8 ? 2 : 6;
+}
+
+// The ng (at most wideChunkGroups<R>()) column groups from g0 of a row block of R rows.
 template <int R>
 void chunkWide(const WideCtx& c, const uint16_t* x, uint32_t rows, uint32_t row0, uint32_t g0,
                uint32_t ng) {
-  switch (ng) {
-    case 1: rowBlockWide<1, R>(c, x, rows, row0, g0); break;
-    case 2: rowBlockWide<2, R>(c, x, rows, row0, g0); break;
-    case 3: rowBlockWide<3, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
-    case 4: rowBlockWide<4, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
-    case 5: rowBlockWide<5, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
-    default: rowBlockWide<6, (R < 4 ? R : 4)>(c, x, rows, row0, g0); break;
+  if constexpr (wideChunkGroups<R>() == 2) {
+    if (ng == 1)
+      rowBlockWide<1, R>(c, x, rows, row0, g0);
+    else
+      rowBlockWide<2, R>(c, x, rows, row0, g0);
+  } else {
+    switch (ng) {
+      case 1: rowBlockWide<1, R>(c, x, rows, row0, g0); break;
+      case 2: rowBlockWide<2, R>(c, x, rows, row0, g0); break;
+      case 3: rowBlockWide<3, R>(c, x, rows, row0, g0); break;
+      case 4: rowBlockWide<4, R>(c, x, rows, row0, g0); break;
+      case 5: rowBlockWide<5, R>(c, x, rows, row0, g0); break;
+      default: rowBlockWide<6, R>(c, x, rows, row0, g0); break;
+    }
   }
 }
 
-// Row blocks of R rows; in each, the column groups in chunks of at most kWideMaxGroups (the
-// accumulators of more do not fit the registers), of equal size but the last, while the block's
-// rows stay in L1.
-constexpr uint32_t kWideMaxGroups = 6;
+// Row blocks of R rows; in each, the column groups in chunks of equal size (but the last) of at
+// most wideChunkGroups<R>(), while the block's rows stay in L1.
 template <int R>
 void rowsWide(const WideCtx& c, uint32_t rowBegin, uint32_t rowEnd) {
   const GemmHalfArgs& g = *c.g;
   const uint32_t k = c.k;
-  const uint32_t chunks = (c.groups + kWideMaxGroups - 1) / kWideMaxGroups;
+  constexpr uint32_t kMaxGroups = wideChunkGroups<R>();
+  const uint32_t chunks = (c.groups + kMaxGroups - 1) / kMaxGroups;
   const uint32_t per = (c.groups + chunks - 1) / chunks;
   // As rows(): short blocks and the block holding the GEMM's last row with k not a multiple
   // of 4 read a zero-padded copy.
@@ -325,7 +341,8 @@ void gemmHalfSmallNFloat(const GemmHalfArgs& g, uint32_t rowBegin, uint32_t rowE
   c.odd = _mm512_load_si512(kOdd);
   c.even32 = _mm512_load_si512(kEven32);
   c.odd32 = _mm512_load_si512(kOdd32);
-  if (groups <= 2)
+  // Eight rows per block where the row's groups fit one chunk of them, else four.
+  if (groups <= wideChunkGroups<8>())
     rowsWide<8>(c, rowBegin, rowEnd);
   else
     rowsWide<4>(c, rowBegin, rowEnd);
